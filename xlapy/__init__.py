@@ -1,0 +1,42 @@
+"""xlapy: XLA, in Python — the HLO IR, its text formats, a reference interpreter and
+indexing analysis. Public API re-exports only; nothing inside xlapy imports from here.
+"""
+
+from xlapy import dtypes
+from xlapy.errors import (
+    EvaluationError,
+    InvalidArgument,
+    ParseError,
+    Unimplemented,
+    VerificationError,
+    XlaError,
+)
+from xlapy.interpreter import EvalOptions, Evaluator, custom_call_target, run
+from xlapy.ir import HloComputation, HloInstruction, HloModule, Opcode
+from xlapy.literal import TOKEN, Literal
+from xlapy.loader import load
+from xlapy.shape import Shape
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "TOKEN",
+    "EvalOptions",
+    "EvaluationError",
+    "Evaluator",
+    "HloComputation",
+    "HloInstruction",
+    "HloModule",
+    "InvalidArgument",
+    "Literal",
+    "Opcode",
+    "ParseError",
+    "Shape",
+    "Unimplemented",
+    "VerificationError",
+    "XlaError",
+    "custom_call_target",
+    "dtypes",
+    "load",
+    "run",
+]

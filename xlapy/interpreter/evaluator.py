@@ -1,0 +1,156 @@
+"""The evaluator: walks a computation in post-order and dispatches each instruction to the
+eval function registered for its opcode (``EVALUATORS``, filled by ``xlapy.interpreter.evals``).
+
+An eval function is ``fn(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value``.
+It reads attributes from ``instr.attrs``, the result type from ``instr.shape``, calls
+sub-computations with ``ctx.call(comp, args)`` and never mutates its operands.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xlapy.errors import EvaluationError, InvalidArgument, Unimplemented, XlaError
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+EvalFn = Callable[["Evaluator", HloInstruction, list[Value]], Value]
+EVALUATORS: dict[Opcode, EvalFn] = {}
+CUSTOM_CALLS: dict[str, EvalFn] = {}
+
+
+def evaluates(*opcodes: Opcode) -> Callable[[EvalFn], EvalFn]:
+    """Registers the decorated function as the evaluator of ``opcodes``."""
+
+    def register(fn: EvalFn) -> EvalFn:
+        for opcode in opcodes:
+            if opcode in EVALUATORS:
+                raise RuntimeError(f"two evaluators registered for {opcode.value}")
+            EVALUATORS[opcode] = fn
+        return fn
+
+    return register
+
+
+def custom_call_target(*targets: str) -> Callable[[EvalFn], EvalFn]:
+    """Registers the decorated function as the implementation of custom-call ``targets``.
+
+    Users register their own Python callbacks the same way::
+
+        @xlapy.custom_call_target("my_op")
+        def my_op(ctx, instr, operands):
+            return operands[0] * 2
+    """
+
+    def register(fn: EvalFn) -> EvalFn:
+        for target in targets:
+            CUSTOM_CALLS[target] = fn
+        return fn
+
+    return register
+
+
+@dataclass
+class EvalOptions:
+    """How to evaluate.
+
+    Attributes:
+        flush_denormals: reproduce XLA:CPU, which flushes f32/bf16 subnormal operands and
+            results of arithmetic and comparisons to zero (data movement keeps the bits).
+    """
+
+    flush_denormals: bool = False
+
+
+@dataclass
+class DeviceState:
+    """What one device owns while a program runs (its ids, RNG state, feeds)."""
+
+    replica_id: int = 0
+    partition_id: int = 0
+    rng_state: int = 0
+    infeed: list[Value] = field(default_factory=list)
+    outfeed: list[Value] = field(default_factory=list)
+    runtime: Any = None  # the collectives runtime when several devices run
+
+
+_loaded = False
+
+
+def load_evaluators() -> None:
+    """Imports every module of ``xlapy.interpreter.evals`` so that they register."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from xlapy.interpreter import evals
+
+    for info in sorted(pkgutil.iter_modules(evals.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{evals.__name__}.{info.name}")
+
+
+class Evaluator:
+    """Evaluates computations of one module on one device."""
+
+    def __init__(
+        self,
+        module: HloModule,
+        options: EvalOptions | None = None,
+        device: DeviceState | None = None,
+    ) -> None:
+        load_evaluators()
+        self.module = module
+        self.options = options or EvalOptions()
+        self.device = device or DeviceState()
+
+    def call(self, comp: HloComputation, args: Sequence[Value]) -> Value:
+        """Evaluates ``comp`` on ``args`` (one value per parameter) and returns its root value."""
+        if len(args) != comp.num_parameters:
+            raise InvalidArgument(
+                f"computation {comp.name} takes {comp.num_parameters} arguments; got {len(args)}"
+            )
+        env: dict[int, Value] = {}
+        for instr in comp.post_order():
+            if instr.opcode is Opcode.PARAMETER:
+                env[id(instr)] = args[instr.parameter_number]
+                continue
+            operands = [env[id(o)] for o in instr.operands]
+            env[id(instr)] = self.evaluate(instr, operands)
+        return env[id(comp.root)]
+
+    def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
+        """Evaluates one instruction on the values of its operands."""
+        fn = EVALUATORS.get(instr.opcode)
+        if fn is None:
+            raise Unimplemented(
+                f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"
+            )
+        try:
+            return fn(self, instr, operands)
+        except XlaError:
+            raise
+        except (ValueError, TypeError, IndexError, ArithmeticError) as exc:
+            raise EvaluationError(
+                f"{instr.opcode.value} {instr.name}: internal error while evaluating: "
+                f"{type(exc).__name__}: {exc}"
+            ) from exc
+
+
+@evaluates(Opcode.CUSTOM_CALL)
+def _custom_call(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """Runs the Python implementation registered for ``custom_call_target``."""
+    target = instr.attrs.custom_call_target
+    fn = CUSTOM_CALLS.get(target)
+    if fn is None:
+        raise Unimplemented(
+            f"custom-call {instr.name}: no implementation registered for target {target!r} "
+            "(register one with xlapy.custom_call_target)"
+        )
+    return fn(ctx, instr, operands)

@@ -1,0 +1,114 @@
+"""HloModule: computations (callees first, entry last) and the module configuration."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from xlapy.errors import InvalidArgument
+from xlapy.ir.attrs import RawAttribute
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.shape import Shape
+
+
+@dataclass
+class ModuleConfig:
+    """Module-header attributes (HLO text §2.1)."""
+
+    replica_count: int = 1
+    num_partitions: int = 1
+    is_scheduled: bool = False
+    entry_computation_layout: tuple[tuple[Shape, ...], Shape] | None = None
+    input_output_alias: RawAttribute | None = None
+    buffer_donor: RawAttribute | None = None
+    alias_passthrough_params: bool = False
+    allow_spmd_sharding_propagation_to_parameters: tuple[bool, ...] = ()
+    allow_spmd_sharding_propagation_to_output: tuple[bool, ...] = ()
+    frontend_attributes: dict[str, str] = field(default_factory=dict)
+    origin_recovery_table: RawAttribute | None = None
+
+
+@dataclass(frozen=True)
+class FileLocation:
+    file_name_id: int
+    function_name_id: int
+    line: int
+    end_line: int
+    column: int
+    end_column: int
+
+
+@dataclass(frozen=True)
+class StackFrame:
+    file_location_id: int
+    parent_frame_id: int  # as printed: stored parent + 1
+
+
+@dataclass
+class StackFrameIndex:
+    """The FileNames / FunctionNames / FileLocations / StackFrames sections of a dump."""
+
+    file_names: list[str] = field(default_factory=list)
+    function_names: list[str] = field(default_factory=list)
+    file_locations: list[FileLocation] = field(default_factory=list)
+    stack_frames: list[StackFrame] = field(default_factory=list)
+
+
+class HloModule:
+    """A module: named computations, one of which is the entry."""
+
+    def __init__(self, name: str, config: ModuleConfig | None = None) -> None:
+        self.name = name
+        self.computations: list[HloComputation] = []
+        self._entry: HloComputation | None = None
+        self.config = config or ModuleConfig()
+        self.stack_frame_index: StackFrameIndex | None = None
+        self._names: dict[str, object] = {}
+
+    def unique_name(self, name: str, owner: object) -> str:
+        """``name`` if free in this module, else ``name.N`` with the smallest free N."""
+        if self._names.get(name, owner) is owner:
+            self._names[name] = owner
+            return name
+        base = re.sub(r"\.\d+$", "", name)
+        n = 1
+        while f"{base}.{n}" in self._names:
+            n += 1
+        unique = f"{base}.{n}"
+        self._names[unique] = owner
+        return unique
+
+    def add_computation(self, comp: HloComputation, *, entry: bool = False) -> HloComputation:
+        comp.parent = self
+        comp.name = self.unique_name(comp.name, comp)
+        for instr in comp.instructions:
+            instr.name = self.unique_name(instr.name, instr)
+        self.computations.append(comp)
+        if entry:
+            self._entry = comp
+        return comp
+
+    @property
+    def entry(self) -> HloComputation:
+        if self._entry is not None:
+            return self._entry
+        if not self.computations:
+            raise InvalidArgument(f"module {self.name} has no computations")
+        return self.computations[-1]
+
+    @entry.setter
+    def entry(self, comp: HloComputation) -> None:
+        self._entry = comp
+
+    def computation(self, name: str) -> HloComputation:
+        for comp in self.computations:
+            if comp.name == name:
+                return comp
+        raise InvalidArgument(f"module {self.name} has no computation named {name!r}")
+
+    def instructions(self) -> list[HloInstruction]:
+        return [i for c in self.computations for i in c.instructions]
+
+    def __repr__(self) -> str:
+        return f"<HloModule {self.name}: {len(self.computations)} computations>"
