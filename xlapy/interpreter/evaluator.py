@@ -12,9 +12,9 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from xlapy.errors import EvaluationError, InvalidArgument, Unimplemented, XlaError
+from xlapy.interpreter.runtime import Runtime
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
@@ -71,14 +71,26 @@ class EvalOptions:
 
 @dataclass
 class DeviceState:
-    """What one device owns while a program runs (its ids, RNG state, feeds)."""
+    """What one device owns while a program runs: its ids, RNG state, and the runtime it
+    shares with the other devices (collectives, channels, host infeed/outfeed queues)."""
 
     replica_id: int = 0
     partition_id: int = 0
     rng_state: int = 0
-    infeed: list[Value] = field(default_factory=list)
-    outfeed: list[Value] = field(default_factory=list)
-    runtime: Any = None  # the collectives runtime when several devices run
+    runtime: Runtime = field(default_factory=lambda: Runtime(1, 1))
+    executions: dict[int, int] = field(default_factory=dict)
+
+    @property
+    def flat_id(self) -> int:
+        """``replica_id * num_partitions + partition_id``."""
+        return self.runtime.flat_id(self.replica_id, self.partition_id)
+
+    def execution_key(self, instr: HloInstruction) -> tuple[str, int]:
+        """Identifies this execution of ``instr`` (the n-th time this device runs it), so that
+        the devices of a group meet at the same rendezvous even inside loops."""
+        count = self.executions.get(id(instr), 0)
+        self.executions[id(instr)] = count + 1
+        return (instr.name, count)
 
 
 _loaded = False

@@ -1,0 +1,178 @@
+"""The in-process SPMD runtime: N = replicas x partitions devices, one thread each.
+
+Devices meet at rendezvous points for collectives and exchange values through channels
+(send/recv) and host queues (infeed/outfeed). A device that never arrives ends the wait with an
+EvaluationError naming the op, the group and the missing devices — never a hang.
+The runtime is the only thing collective evals talk to, so a multi-process runtime (MPI) can
+replace it without touching the ops.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from xlapy.errors import EvaluationError, InvalidArgument, XlaError
+
+DEFAULT_TIMEOUT = 30.0
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceId:
+    """A device of the SPMD grid; ``flat = replica * num_partitions + partition``."""
+
+    replica: int
+    partition: int
+    flat: int
+
+
+@dataclass
+class _Rendezvous:
+    values: dict[int, Any] = field(default_factory=dict)
+    taken: int = 0
+
+
+class Runtime:
+    """Devices of one program run; rendezvous, channels and host feeds between them."""
+
+    def __init__(self, num_replicas: int, num_partitions: int, timeout: float = DEFAULT_TIMEOUT):
+        if num_replicas < 1 or num_partitions < 1:
+            raise InvalidArgument(
+                f"replicas and partitions must be >= 1; got {num_replicas} x {num_partitions}"
+            )
+        self.num_replicas = num_replicas
+        self.num_partitions = num_partitions
+        self.timeout = timeout
+        self._cond = threading.Condition()
+        self._rendezvous: dict[Hashable, _Rendezvous] = {}
+        self._channels: dict[Hashable, deque[Any]] = {}
+        self.infeed: deque[Any] = deque()
+        self.outfeed: list[Any] = []
+        self.failure: BaseException | None = None
+
+    @property
+    def num_devices(self) -> int:
+        return self.num_replicas * self.num_partitions
+
+    def device(self, flat: int) -> DeviceId:
+        return DeviceId(flat // self.num_partitions, flat % self.num_partitions, flat)
+
+    def flat_id(self, replica: int, partition: int) -> int:
+        return replica * self.num_partitions + partition
+
+    # ---- failure propagation -----------------------------------------------------------
+    def fail(self, exc: BaseException) -> None:
+        """Records the first failure and wakes every waiting device."""
+        with self._cond:
+            if self.failure is None:
+                self.failure = exc
+            self._cond.notify_all()
+
+    def _wait(self, ready: Callable[[], bool], describe_missing: Callable[[], str]) -> None:
+        deadline = time.monotonic() + self.timeout
+        while not ready():
+            if self.failure is not None:
+                raise EvaluationError(f"{describe_missing()}: another device failed first")
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise EvaluationError(f"{describe_missing()} (waited {self.timeout:g} s)")
+            self._cond.wait(remaining)
+
+    # ---- collectives -------------------------------------------------------------------
+    def exchange(
+        self, key: Hashable, group: Sequence[int], me: int, value: Any, what: str
+    ) -> dict[int, Any]:
+        """Contributes ``value`` for device ``me`` and returns every group member's value.
+
+        Args:
+            key: identifies one execution of one collective (same on every member).
+            group: flat device ids of the participants, in group order.
+            me: this device's flat id (a member of ``group``).
+            what: the op and instruction, for error messages.
+        """
+        with self._cond:
+            slot = self._rendezvous.setdefault((key, tuple(group)), _Rendezvous())
+            slot.values[me] = value
+            self._cond.notify_all()
+
+            def missing() -> str:
+                absent = [d for d in group if d not in slot.values]
+                return (
+                    f"{what}: devices {absent} of group {list(group)} never reached this collective"
+                )
+
+            self._wait(lambda: len(slot.values) == len(group), missing)
+            result = dict(slot.values)
+            slot.taken += 1
+            if slot.taken == len(group):
+                del self._rendezvous[(key, tuple(group))]
+            return result
+
+    # ---- channels (send/recv) ----------------------------------------------------------
+    def send(self, channel: Hashable, value: Any) -> None:
+        with self._cond:
+            self._channels.setdefault(channel, deque()).append(value)
+            self._cond.notify_all()
+
+    def recv(self, channel: Hashable, what: str) -> Any:
+        with self._cond:
+            queue = self._channels.setdefault(channel, deque())
+            self._wait(
+                lambda: bool(queue), lambda: f"{what}: nothing was sent on channel {channel}"
+            )
+            return queue.popleft()
+
+    # ---- host feeds ----------------------------------------------------------------------
+    def pop_infeed(self, what: str) -> Any:
+        with self._cond:
+            if not self.infeed:
+                raise EvaluationError(f"{what}: the infeed queue is empty")
+            return self.infeed.popleft()
+
+    def push_outfeed(self, value: Any) -> None:
+        with self._cond:
+            self.outfeed.append(value)
+
+    # ---- running -------------------------------------------------------------------------
+    def run_devices(self, body: Callable[[int], Any]) -> list[Any]:
+        """Runs ``body(flat_id)`` on one thread per device; returns results in device order.
+
+        The first device error is re-raised after all threads finished (the others are woken
+        and fail fast).
+        """
+        results: list[Any] = [None] * self.num_devices
+        errors: list[BaseException | None] = [None] * self.num_devices
+
+        def work(flat: int) -> None:
+            try:
+                results[flat] = body(flat)
+            except BaseException as exc:  # re-raised below, in the caller's thread
+                errors[flat] = exc
+                self.fail(exc)
+
+        if self.num_devices == 1:
+            work(0)
+        else:
+            threads = [
+                threading.Thread(target=work, args=(d,), name=f"xlapy-device-{d}", daemon=True)
+                for d in range(self.num_devices)
+            ]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+        first = next((e for e in errors if e is not None and not _is_secondary(e)), None)
+        first = first or next((e for e in errors if e is not None), None)
+        if first is not None:
+            if isinstance(first, XlaError):
+                raise first
+            raise EvaluationError(f"device failed: {type(first).__name__}: {first}") from first
+        return results
+
+
+def _is_secondary(exc: BaseException) -> bool:
+    return isinstance(exc, EvaluationError) and "another device failed first" in str(exc)
