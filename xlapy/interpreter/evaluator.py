@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+
+import numpy as np
 
 from xlapy.errors import EvaluationError, InvalidArgument, Unimplemented, XlaError
 from xlapy.interpreter.runtime import Runtime
@@ -93,19 +96,22 @@ class DeviceState:
         return (instr.name, count)
 
 
+_load_lock = threading.Lock()
 _loaded = False
 
 
 def load_evaluators() -> None:
-    """Imports every module of ``xlapy.interpreter.evals`` so that they register."""
+    """Imports every module of ``xlapy.interpreter.evals`` so that they register (once,
+    thread-safe: device threads may race here)."""
     global _loaded
-    if _loaded:
-        return
-    _loaded = True
-    from xlapy.interpreter import evals
+    with _load_lock:
+        if _loaded:
+            return
+        from xlapy.interpreter import evals
 
-    for info in sorted(pkgutil.iter_modules(evals.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{evals.__name__}.{info.name}")
+        for info in sorted(pkgutil.iter_modules(evals.__path__), key=lambda m: m.name):
+            importlib.import_module(f"{evals.__name__}.{info.name}")
+        _loaded = True
 
 
 class Evaluator:
@@ -121,6 +127,7 @@ class Evaluator:
         self.module = module
         self.options = options or EvalOptions()
         self.device = device or DeviceState()
+        self._batched = 0
 
     def call(self, comp: HloComputation, args: Sequence[Value]) -> Value:
         """Evaluates ``comp`` on ``args`` (one value per parameter) and returns its root value."""
@@ -128,14 +135,25 @@ class Evaluator:
             raise InvalidArgument(
                 f"computation {comp.name} takes {comp.num_parameters} arguments; got {len(args)}"
             )
-        env: dict[int, Value] = {}
-        for instr in comp.post_order():
-            if instr.opcode is Opcode.PARAMETER:
-                env[id(instr)] = args[instr.parameter_number]
-                continue
-            operands = [env[id(o)] for o in instr.operands]
-            env[id(instr)] = self.evaluate(instr, operands)
-        return env[id(comp.root)]
+        batched = any(
+            isinstance(a, np.ndarray) and a.shape != p.shape.dims
+            for a, p in zip(args, comp.parameters, strict=False)
+            if p.shape.is_array and p.shape.is_static
+        )
+        # Region bodies (reducers, comparators...) may run on whole arrays of scalars at once;
+        # their instructions then see arrays larger than their declared shapes.
+        self._batched += batched
+        try:
+            env: dict[int, Value] = {}
+            for instr in comp.post_order():
+                if instr.opcode is Opcode.PARAMETER:
+                    env[id(instr)] = args[instr.parameter_number]
+                    continue
+                operands = [env[id(o)] for o in instr.operands]
+                env[id(instr)] = self.evaluate(instr, operands)
+            return env[id(comp.root)]
+        finally:
+            self._batched -= batched
 
     def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
         """Evaluates one instruction on the values of its operands."""
@@ -145,7 +163,7 @@ class Evaluator:
                 f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"
             )
         try:
-            return fn(self, instr, operands)
+            result = fn(self, instr, operands)
         except XlaError:
             raise
         except (ValueError, TypeError, IndexError, ArithmeticError) as exc:
@@ -153,6 +171,36 @@ class Evaluator:
                 f"{instr.opcode.value} {instr.name}: internal error while evaluating: "
                 f"{type(exc).__name__}: {exc}"
             ) from exc
+        _check_result(instr, result, check_dims=not self._batched)
+        return result
+
+
+def _check_result(instr: HloInstruction, value: Value, *, check_dims: bool) -> None:
+    """Guards every eval: its value must have the instruction's element type and static dims."""
+    shape = instr.shape
+    if shape.is_array:
+        if not isinstance(value, np.ndarray) or value.dtype != shape.element_type.numpy:
+            got = type(value).__name__ if not isinstance(value, np.ndarray) else value.dtype
+            raise EvaluationError(
+                f"{instr.opcode.value} {instr.name}: internal error: the evaluator produced "
+                f"{got} for a result of type {shape.element_type}"
+            )
+        if check_dims and (
+            value.ndim != shape.rank
+            or any(
+                not dyn and d != n
+                for d, n, dyn in zip(shape.dims, value.shape, shape.dynamic, strict=True)
+            )
+        ):
+            raise EvaluationError(
+                f"{instr.opcode.value} {instr.name}: internal error: the evaluator produced an "
+                f"array of dims {list(value.shape)} for a result of shape {shape}"
+            )
+    elif shape.is_tuple and (not isinstance(value, tuple) or len(value) != len(shape.tuple_shapes)):
+        raise EvaluationError(
+            f"{instr.opcode.value} {instr.name}: internal error: the evaluator produced "
+            f"{type(value).__name__} for a result of shape {shape}"
+        )
 
 
 @evaluates(Opcode.CUSTOM_CALL)
