@@ -1,0 +1,64 @@
+"""Fast Fourier transforms: FFT, IFFT, RFFT and IRFFT over the innermost 1-3 dimensions.
+
+Spec: OPS.md Fft. Forward ``X[k] = sum_n x[n] e^(-2 pi i kn/N)`` (unnormalised), inverse
+scaled by 1/N. Computed in double precision (complex128) and rounded once to the result
+type, so complex64 results are within a few ULPs of XLA:CPU's single-precision FFT.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from xlapy.errors import InvalidArgument
+from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.ir.attrs import FftType
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+
+@evaluates(Opcode.FFT)
+def fft(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """Fft(operand, fft_type, fft_length) over the last ``len(fft_length)`` dimensions.
+
+    FFT/IFFT keep the shape. RFFT takes real input whose innermost transformed dimensions
+    equal ``fft_length`` and shrinks the innermost one to ``fft_length[-1] // 2 + 1``.
+    IRFFT takes complex input and grows the innermost one to ``fft_length[-1]``, inferring
+    the part past the Nyquist frequency by Hermitian symmetry (the imaginary parts of the
+    DC and Nyquist terms are ignored).
+    """
+    (x,) = (np.asarray(v) for v in operands)
+    fft_type: FftType = instr.attrs.fft_type
+    lengths = [int(n) for n in instr.attrs.fft_length]
+    rank = len(lengths)
+    dtype = instr.shape.element_type.numpy
+    if not 1 <= rank <= 3 or rank > x.ndim:
+        raise InvalidArgument(
+            f"fft {instr.name}: fft_length must name 1 to 3 innermost dimensions of the "
+            f"rank-{x.ndim} operand; got fft_length={lengths}"
+        )
+    axes = tuple(range(x.ndim - rank, x.ndim))
+    inner = list(x.shape[x.ndim - rank :])
+    if fft_type in (FftType.FFT, FftType.IFFT, FftType.RFFT) and inner != lengths:
+        raise InvalidArgument(
+            f"fft {instr.name}: the transformed dimensions {inner} must equal "
+            f"fft_length={lengths} for {fft_type.value}"
+        )
+    if fft_type is FftType.IRFFT and (
+        inner[:-1] != lengths[:-1] or inner[-1] != (lengths[-1] // 2 + 1 if lengths[-1] else 0)
+    ):
+        raise InvalidArgument(
+            f"fft {instr.name}: IRFFT input dimensions {inner} must be fft_length[:-1] and "
+            f"fft_length[-1] // 2 + 1; got fft_length={lengths}"
+        )
+    if x.size == 0 or 0 in lengths:
+        return np.zeros(instr.shape.dims, dtype=dtype)
+    if fft_type is FftType.FFT:
+        result = np.fft.fftn(x.astype(np.complex128), axes=axes)
+    elif fft_type is FftType.IFFT:
+        result = np.fft.ifftn(x.astype(np.complex128), axes=axes)
+    elif fft_type is FftType.RFFT:
+        result = np.fft.rfftn(x.astype(np.float64), s=lengths, axes=axes)
+    else:
+        result = np.fft.irfftn(x.astype(np.complex128), s=lengths, axes=axes)
+    return result.astype(dtype)
