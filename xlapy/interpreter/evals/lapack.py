@@ -1,0 +1,311 @@
+"""JAX's CPU LAPACK custom calls (``lapack_{s,d,c,z}<routine>_ffi``): potrf, getrf, geqrf,
+orgqr/ungqr, syevd/heevd, gesdd, geev, gees, gehrd, sytrd/hetrd, trsm and gtsv.
+
+Each is run with the same LAPACK routine through ``scipy.linalg.lapack`` (jaxlib's CPU
+kernels call scipy's LAPACK too), one call per matrix of the batch. Values are logical
+arrays, so the column-major ``operand_layout_constraints`` need no data movement. Outputs
+follow jaxlib's FFI kernels: the same tuple order, 1-based pivots, int32 ``info`` per batch
+element, and real ``geev`` eigenvectors unpacked to complex.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import scipy.linalg.blas as blas
+import scipy.linalg.lapack as lapack
+
+from xlapy.errors import InvalidArgument
+from xlapy.interpreter.evaluator import Evaluator, custom_call_target
+from xlapy.ir.instruction import HloInstruction
+from xlapy.literal import Array, Value
+
+_PREFIX = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}
+
+Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[Array, ...]]
+"""(LAPACK type prefix, backend_config, one batch element's operands) -> its outputs."""
+
+
+def backend_config(instr: HloInstruction) -> dict[str, int]:
+    """The integer entries of an MLIR attribute dictionary such as ``{uplo = 76 : ui8}``."""
+    return {k: int(v) for k, v in re.findall(r"(\w+)\s*=\s*(-?\d+)", instr.backend_config or "")}
+
+
+def _flag(config: dict[str, int], name: str, default: str) -> str:
+    """A LAPACK character option stored as its ASCII code (``uplo = 76`` is 'L')."""
+    return chr(config.get(name, ord(default)))
+
+
+def _check_info(name: str, info: int) -> int:
+    if info < 0:  # an illegal argument: a bug of this module, not of the program
+        raise InvalidArgument(f"LAPACK {name} rejected argument {-info}")
+    return int(info)
+
+
+# ---- kernels: one batch element each ------------------------------------------------------
+
+
+def _potrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    lower = _flag(config, "uplo", "L") == "L"
+    c, info = getattr(lapack, p + "potrf")(a, lower=lower, clean=0)
+    return c, np.int32(_check_info("potrf", info))
+
+
+def _getrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    lu, piv, info = getattr(lapack, p + "getrf")(a)
+    # scipy returns 0-based pivots; LAPACK (and jaxlib) return 1-based ones.
+    return lu, (piv + 1).astype(np.int32), np.int32(_check_info("getrf", info))
+
+
+def _geqrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    qr, tau, _, info = getattr(lapack, p + "geqrf")(a)
+    _check_info("geqrf", info)
+    return qr, tau
+
+
+def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    a, tau = ops
+    name = p + ("ungqr" if p in "cz" else "orgqr")
+    if a.shape[1] == 0:
+        return (a.copy(),)
+    q, _, info = getattr(lapack, name)(a, tau)
+    _check_info(name, info)
+    return (q,)
+
+
+def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    compute_v = _flag(config, "mode", "V") == "V"
+    lower = _flag(config, "uplo", "L") == "L"
+    name = p + ("heevd" if p in "cz" else "syevd")
+    w, v, info = getattr(lapack, name)(a, compute_v=int(compute_v), lower=int(lower))
+    if not compute_v:
+        v = np.zeros_like(a)
+    return v, w, np.int32(_check_info(name, info))
+
+
+def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    mode = _flag(config, "mode", "A")
+    m, n = a.shape
+    k = min(m, n)
+    full = mode == "A"
+    u_shape = (m, m) if mode in "AN" else (m, k)
+    vt_shape = (n, n) if mode in "AN" else (k, n)
+    real = a.real.dtype
+    if k == 0:
+        return (
+            a.copy(),
+            np.zeros(0, real),
+            _eye(u_shape, a.dtype),
+            _eye(vt_shape, a.dtype),
+            np.int32(0),
+        )
+    u, s, vt, info = getattr(lapack, p + "gesdd")(
+        a, compute_uv=int(mode != "N"), full_matrices=int(full)
+    )
+    if mode == "N":
+        u, vt = np.zeros(u_shape, a.dtype), np.zeros(vt_shape, a.dtype)
+    return a.copy(), s, u, vt, np.int32(_check_info("gesdd", info))
+
+
+def _eye(shape: tuple[int, int], dtype: np.dtype) -> Array:
+    return np.eye(*shape, dtype=dtype)
+
+
+def _unpack_eigenvectors(wi: Array, v: Array, dtype: np.dtype) -> Array:
+    """Real LAPACK eigenvectors to complex: a pair ``wi[j] > 0`` stores ``v[:, j] ± i
+    v[:, j+1]`` in columns j and j+1."""
+    out = v.astype(dtype)
+    j = 0
+    n = len(wi)
+    while j < n:  # sequential by spec: conjugate pairs are found left to right
+        if wi[j] != 0 and j + 1 < n:
+            re_, im = v[:, j], v[:, j + 1]
+            out[:, j] = re_ + 1j * im
+            out[:, j + 1] = re_ - 1j * im
+            j += 2
+        else:
+            j += 1
+    return out
+
+
+def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    left = _flag(config, "compute_left", "N") == "V"
+    right = _flag(config, "compute_right", "V") == "V"
+    n = a.shape[0]
+    complex_type = np.complex64 if p in "sc" else np.complex128
+    if p in "sd":
+        wr, wi, vl, vr, info = getattr(lapack, p + "geev")(
+            a, compute_vl=int(left), compute_vr=int(right)
+        )
+        vl = _unpack_eigenvectors(wi, vl, complex_type) if left else np.zeros((n, n), complex_type)
+        vr = _unpack_eigenvectors(wi, vr, complex_type) if right else np.zeros((n, n), complex_type)
+        return wr, wi, vl, vr, np.int32(_check_info("geev", info))
+    w, vl, vr, info = getattr(lapack, p + "geev")(a, compute_vl=int(left), compute_vr=int(right))
+    if not left:
+        vl = np.zeros((n, n), complex_type)
+    if not right:
+        vr = np.zeros((n, n), complex_type)
+    return w, vl, vr, np.int32(_check_info("geev", info))
+
+
+def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    compute_v = _flag(config, "mode", "V") == "V"
+    if _flag(config, "sort", "N") != "N":
+        raise InvalidArgument("lapack gees: eigenvalue sorting (sort != 'N') is not supported")
+    results = getattr(lapack, p + "gees")(lambda *args: None, a, compute_v=int(compute_v), sort_t=0)
+    if p in "sd":
+        t, sdim, wr, wi, vs, _, info = results
+        if not compute_v:
+            vs = np.zeros_like(a)
+        return t, vs, wr, wi, np.int32(sdim), np.int32(_check_info("gees", info))
+    t, sdim, w, vs, _, info = results
+    if not compute_v:
+        vs = np.zeros_like(a)
+    return t, vs, w, np.int32(sdim), np.int32(_check_info("gees", info))
+
+
+def _gehrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    n = a.shape[0]
+    low, high = config.get("low", 1), config.get("high", n)
+    if n == 0:
+        return a.copy(), np.zeros(0, a.dtype), np.int32(0)
+    ht, tau, info = getattr(lapack, p + "gehrd")(a, lo=low - 1, hi=high - 1)
+    return ht, tau, np.int32(_check_info("gehrd", info))
+
+
+def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    (a,) = ops
+    lower = _flag(config, "uplo", "L") == "L"
+    name = p + ("hetrd" if p in "cz" else "sytrd")
+    n = a.shape[0]
+    if n == 0:
+        real = a.real.dtype
+        return a.copy(), np.zeros(0, real), np.zeros(0, real), np.zeros(0, a.dtype), np.int32(0)
+    c, d, e, tau, info = getattr(lapack, name)(a, lower=int(lower))
+    return c, d, e, tau, np.int32(_check_info(name, info))
+
+
+def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    a, b = ops
+    side = _flag(config, "side", "L")
+    lower = _flag(config, "uplo", "L") == "L"
+    trans = {"N": 0, "T": 1, "C": 2}[_flag(config, "trans_x", "N")]
+    unit = _flag(config, "diag", "N") == "U"
+    if b.size == 0:
+        return (b.copy(),)
+    x = getattr(blas, p + "trsm")(
+        1.0, a, b, side=int(side == "R"), lower=int(lower), trans_a=trans, diag=int(unit)
+    )
+    return (x,)
+
+
+def _gtsv(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+    dl, d, du, b = ops
+    n = d.shape[0]
+    if n == 0 or b.size == 0:
+        return dl.copy(), d.copy(), du.copy(), b.copy(), np.int32(0)
+    # jaxlib passes length-n sub/super diagonals whose first/last entry is unused.
+    du2, d_out, du_out, x, info = getattr(lapack, p + "gtsv")(dl[1:], d, du[:-1], b)
+    return (
+        np.concatenate([dl[:1], du2]),
+        d_out,
+        np.concatenate([du_out, du[-1:]]),
+        x,
+        np.int32(_check_info("gtsv", info)),
+    )
+
+
+# ---- batching and registration -------------------------------------------------------------
+
+# routine -> (kernel, rank of each operand's core (2 = matrix, 1 = vector))
+_ROUTINES: dict[str, tuple[Kernel, tuple[int, ...]]] = {
+    "potrf": (_potrf, (2,)),
+    "getrf": (_getrf, (2,)),
+    "geqrf": (_geqrf, (2,)),
+    "orgqr": (_orgqr, (2, 1)),
+    "ungqr": (_orgqr, (2, 1)),
+    "syevd": (_syevd, (2,)),
+    "heevd": (_syevd, (2,)),
+    "gesdd": (_gesdd, (2,)),
+    "geev": (_geev, (2,)),
+    "gees": (_gees, (2,)),
+    "gehrd": (_gehrd, (2,)),
+    "sytrd": (_sytrd, (2,)),
+    "hetrd": (_sytrd, (2,)),
+    "trsm": (_trsm, (2, 2)),
+    "gtsv": (_gtsv, (1, 1, 1, 2)),
+}
+
+
+def _run_batched(
+    instr: HloInstruction, prefix: str, routine: str, operands: Sequence[Value]
+) -> Value:
+    kernel, core_ranks = _ROUTINES[routine]
+    arrays = [np.asarray(v) for v in operands]
+    dtype = _PREFIX[prefix]
+    if len(arrays) != len(core_ranks):
+        raise InvalidArgument(
+            f"custom-call {instr.name}: {instr.attrs.custom_call_target} takes "
+            f"{len(core_ranks)} operands; got {len(arrays)}"
+        )
+    batch = arrays[0].shape[: arrays[0].ndim - core_ranks[0]]
+    for i, (x, r) in enumerate(zip(arrays, core_ranks, strict=True)):
+        if x.ndim < r or x.shape[: x.ndim - r] != batch:
+            raise InvalidArgument(
+                f"custom-call {instr.name}: operand {i} of {instr.attrs.custom_call_target} "
+                f"must have batch dimensions {list(batch)}; got {list(x.shape)}"
+            )
+    config = backend_config(instr)
+    shapes = list(instr.shape.leaves())
+    outputs = [np.zeros(s.dims, s.element_type.numpy) for s in shapes]
+    for index in np.ndindex(*batch):  # one LAPACK call per matrix of the batch
+        element = [
+            np.array(x[index], dtype=dtype if x.dtype.kind in "fc" else x.dtype) for x in arrays
+        ]
+        results = kernel(prefix, config, element)
+        if len(results) != len(outputs):
+            raise InvalidArgument(
+                f"custom-call {instr.name}: {instr.attrs.custom_call_target} produces "
+                f"{len(results)} results; the instruction's shape {instr.shape} has {len(outputs)}"
+            )
+        for out, r in zip(outputs, results, strict=True):
+            value = np.asarray(r)
+            if value.shape != out.shape[len(batch) :]:
+                raise InvalidArgument(
+                    f"custom-call {instr.name}: {instr.attrs.custom_call_target} result of "
+                    f"shape {list(value.shape)} does not fit {list(out.shape)}"
+                )
+            out[index] = value.astype(out.dtype)
+    if instr.shape.is_tuple:
+        return tuple(outputs)
+    return outputs[0]
+
+
+def _register(prefix: str, routine: str) -> None:
+    target = f"lapack_{prefix}{routine}_ffi"
+
+    @custom_call_target(target)
+    def run(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+        return _run_batched(instr, prefix, routine, operands)
+
+    run.__name__ = f"lapack_{prefix}{routine}"
+    run.__doc__ = f"custom-call {target}: LAPACK {prefix}{routine} per batch matrix."
+
+
+for _routine in _ROUTINES:
+    for _prefix in (
+        ("c", "z")
+        if _routine in ("ungqr", "heevd", "hetrd")
+        else (("s", "d") if _routine in ("orgqr", "syevd", "sytrd") else ("s", "d", "c", "z"))
+    ):
+        _register(_prefix, _routine)
