@@ -295,7 +295,7 @@ def scan(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     positions: list[int] = []
     comp = instr.attrs.to_apply
     for step in steps:  # sequential by spec
-        slices = [np.take(x, step, axis=dim) for x in inputs]
+        slices = [np.asarray(np.take(x, step, axis=dim)) for x in inputs]
         leaves = _leaves(ctx.call(comp, [*slices, *carries]))
         if len(leaves) != n_out + k:
             raise InvalidArgument(
