@@ -1,0 +1,197 @@
+"""The elementwise op table machinery: a ``Row`` per op (its kernels per element-type
+category) and the one generic eval that serves every row.
+
+The rows themselves live in the family modules (``unary_math``, ``binary_arith``, ``bitwise``,
+``compare_select``, ``special_functions``); ops with attributes or irregular typing
+(compare, select, clamp, convert, bitcast-convert, reduce-precision) have their own evals that
+reuse the helpers here. Numeric rules (compute dtypes, rounding, wrap-around, flushing) come
+from ``xlapy.interpreter.numerics``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.dtypes import ElementType
+from xlapy.errors import InvalidArgument
+from xlapy.interpreter import numerics
+from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.interpreter.numerics import Array
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+Kernel = Callable[..., Array]
+"""pred kernels take bool arrays; integer kernels take ``(*values, t)`` with int64 (signed) or
+uint64 (unsigned) value views and the element type; real/complex kernels take compute-dtype
+arrays."""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One elementwise op: a kernel per element-type category it accepts (None: rejected).
+
+    Attributes:
+        opcode: the op.
+        pred, integer, real, complex: the kernels (see ``Kernel``).
+        precise: real/complex kernels run in f64/c128 and round once to the result type
+            (transcendental functions); otherwise they run in XLA's compute dtype (f32 for
+            the narrow float types), where one more rounding to the storage type is exact.
+        flushes: with ``flush_denormals``, subnormal float operands and results become zeros
+            (False for sign-bit operations such as negate and abs, which XLA:CPU does on bits).
+    """
+
+    opcode: Opcode
+    pred: Kernel | None = None
+    integer: Kernel | None = None
+    real: Kernel | None = None
+    complex: Kernel | None = None
+    precise: bool = False
+    flushes: bool = True
+
+    def kernel(self, t: ElementType) -> Kernel | None:
+        if t.is_pred:
+            return self.pred
+        if t.is_integer:
+            return self.integer
+        if t.is_float:
+            return self.real
+        if t.is_complex:
+            return self.complex
+        return None
+
+    def accepted(self) -> str:
+        names = ("pred", "integer", "float", "complex")
+        kernels = (self.pred, self.integer, self.real, self.complex)
+        return ", ".join(n for n, k in zip(names, kernels, strict=True) if k is not None)
+
+
+def typeless(fn: Callable[..., Array]) -> Kernel:
+    """An integer kernel that does not need the element type (``add``, ``multiply``)."""
+
+    def kernel(*values_and_type: Array | ElementType) -> Array:
+        return fn(*values_and_type[:-1])
+
+    kernel.__name__ = getattr(fn, "__name__", "kernel")
+    return kernel
+
+
+def element_type(value: Value, instr: HloInstruction, position: int) -> ElementType:
+    """The element type of operand ``position``; raises naming the op for non-arrays."""
+    if not isinstance(value, np.ndarray):
+        raise InvalidArgument(
+            f"{instr.opcode.value} {instr.name}: operand {position} must be an array; "
+            f"got {type(value).__name__}"
+        )
+    return dtypes.from_numpy(value.dtype)
+
+
+def reject(instr: HloInstruction, t: ElementType, accepted: str) -> InvalidArgument:
+    """The error for an element type the op does not accept."""
+    return InvalidArgument(
+        f"{instr.opcode.value} {instr.name}: element type {t} is not accepted "
+        f"(accepts {accepted}); got {instr.shape.element_type}{list(instr.shape.dims)} result"
+    )
+
+
+def flush_enabled(ctx: Evaluator, t: ElementType) -> bool:
+    return ctx.options.flush_denormals and (t.is_float or t.is_complex)
+
+
+def prepare(
+    operands: Sequence[Array], types: Sequence[ElementType], precise: bool, flush: bool
+) -> list[Array]:
+    """Operands as kernel inputs: bools, integer value views, or floats in the compute dtype
+    (optionally flushed)."""
+    out = []
+    for x, t in zip(operands, types, strict=True):
+        if t.is_pred:
+            out.append(np.asarray(x, np.bool_))
+        elif t.is_integer:
+            out.append(numerics.int_values(x, t))
+        else:
+            values = numerics.to_compute(x, t, precise)
+            out.append(numerics.flush_subnormals(values, t) if flush else values)
+    return out
+
+
+def finish(values: Array, result: ElementType, flush: bool, shape: Sequence[int]) -> Array:
+    """Kernel output as a fresh array of ``result``'s storage dtype and ``shape``:
+    bools for pred, wrapped integers, or floats rounded once (and optionally flushed)."""
+    values = np.asarray(values)
+    if result.is_pred:
+        out = values.astype(np.bool_)
+    elif result.is_integer:
+        out = numerics.wrap(values, result)
+    else:
+        out = numerics.round_to(values, result)
+        if flush:
+            out = numerics.flush_storage(out, result)
+    return np.array(np.broadcast_to(out, tuple(shape)), dtype=result.numpy)
+
+
+def apply(
+    ctx: Evaluator,
+    instr: HloInstruction,
+    kernel: Kernel,
+    operands: Sequence[Array],
+    types: Sequence[ElementType],
+    *,
+    precise: bool = False,
+    flushes: bool = True,
+) -> Array:
+    """Runs ``kernel`` on ``operands`` (all of category ``types[0]``) and finishes the result
+    as ``instr.shape``'s element type."""
+    t = types[0]
+    flush = flushes and flush_enabled(ctx, t)
+    inputs = prepare(operands, types, precise, flush)
+    result = instr.shape.element_type
+    with np.errstate(all="ignore"):
+        values = call(kernel, t, *inputs)
+        shape = np.broadcast_shapes(*(np.shape(x) for x in operands))
+        return finish(values, result, flush and not result.is_pred, shape)
+
+
+def call(kernel: Kernel, t: ElementType, *inputs: Array) -> Array:
+    """Calls ``kernel`` on prepared inputs of category ``t`` (integer kernels get ``t`` last)."""
+    return kernel(*inputs, t) if t.is_integer else kernel(*inputs)
+
+
+def register(*rows: Row) -> None:
+    """Registers the generic eval of every row."""
+    for row in rows:
+        evaluates(row.opcode)(_make_eval(row))
+
+
+def _make_eval(row: Row) -> Callable[[Evaluator, HloInstruction, list[Value]], Value]:
+    def evaluate(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+        types = [element_type(v, instr, i) for i, v in enumerate(operands)]
+        kernel = row.kernel(types[0])
+        if kernel is None:
+            raise reject(instr, types[0], row.accepted())
+        arrays: list[Array] = [np.asarray(v) for v in operands]
+        return apply(ctx, instr, kernel, arrays, types, precise=row.precise, flushes=row.flushes)
+
+    evaluate.__name__ = f"eval_{row.opcode.name.lower()}"
+    evaluate.__doc__ = f"Generic elementwise eval of {row.opcode.value} (see its Row)."
+    return evaluate
+
+
+def make_complex(real: Array, imag: Array) -> Array:
+    """``real + i*imag`` without arithmetic (so infinities and NaNs stay in their part)."""
+    real, imag = np.broadcast_arrays(np.asarray(real), np.asarray(imag))
+    dtype = np.result_type(real.dtype, imag.dtype, np.complex64)
+    out = np.empty(real.shape, dtype)
+    out.real = real
+    out.imag = imag
+    return out
+
+
+def where(condition: Array, x: Any, y: Any) -> Array:
+    """``np.where`` that keeps 0-d results as arrays."""
+    return np.asarray(np.where(condition, x, y))

@@ -1,0 +1,67 @@
+"""Special functions: erf and the CHLO extension ops (erf-inv, erfc, lgamma, digamma,
+bessel-i1e, polygamma, zeta, igamma, igammac, next-after).
+
+Spec: XLA operation semantics Erf; CHLO ``chlo.erf_inv`` .. ``chlo.next_after`` (decomposed by
+XLA, evaluated here directly with scipy.special in f64 and rounded once to the result type).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.special
+
+from xlapy.interpreter.evals.elementwise import Row, element_type, register, reject, where
+from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.interpreter.numerics import Array
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+
+def polygamma(n: Array, x: Array) -> Array:
+    """The n-th derivative of digamma at x; NaN unless n is a non-negative integer."""
+    integral = (n == np.floor(n)) & (n >= 0)
+    order = where(integral, n, 0).astype(np.int64)
+    values = where(order == 0, scipy.special.psi(x), scipy.special.polygamma(order, x))
+    return where(integral, values, np.nan)
+
+
+def zeta(x: Array, q: Array) -> Array:
+    """Hurwitz zeta ``sum_k (k + q) ** -x``; NaN for x < 1 as in XLA's CHLO expansion."""
+    return where(x < 1, np.nan, scipy.special.zeta(x, q))
+
+
+def igamma(a: Array, x: Array) -> Array:
+    """Regularized lower incomplete gamma P(a, x); NaN outside a > 0, x >= 0."""
+    return where((a > 0) & (x >= 0), scipy.special.gammainc(a, x), np.nan)
+
+
+def igammac(a: Array, x: Array) -> Array:
+    """Regularized upper incomplete gamma Q(a, x) = 1 - P(a, x); NaN outside a > 0, x >= 0."""
+    return where((a > 0) & (x >= 0), scipy.special.gammaincc(a, x), np.nan)
+
+
+register(
+    Row(Opcode.ERF, real=scipy.special.erf, precise=True),
+    Row(Opcode.ERF_INV, real=scipy.special.erfinv, precise=True),
+    Row(Opcode.ERFC, real=scipy.special.erfc, precise=True),
+    Row(Opcode.LGAMMA, real=scipy.special.gammaln, precise=True),
+    Row(Opcode.DIGAMMA, real=scipy.special.psi, precise=True),
+    Row(Opcode.BESSEL_I1E, real=scipy.special.i1e, precise=True),
+    Row(Opcode.POLYGAMMA, real=polygamma, precise=True),
+    Row(Opcode.ZETA, real=zeta, precise=True),
+    Row(Opcode.IGAMMA, real=igamma, precise=True),
+    Row(Opcode.IGAMMAC, real=igammac, precise=True),
+)
+
+
+@evaluates(Opcode.NEXT_AFTER)
+def next_after(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """The representable value of the element type next to ``x`` in the direction of ``y``
+    (``y`` if equal, NaN if either is NaN); computed on the storage type itself."""
+    t = element_type(operands[0], instr, 0)
+    if not t.is_float:
+        raise reject(instr, t, "float")
+    x, y = np.asarray(operands[0]), np.asarray(operands[1])
+    with np.errstate(all="ignore"):
+        return np.array(np.nextafter(x, y), dtype=t.numpy)

@@ -1,0 +1,110 @@
+"""Unary elementwise math ops (abs .. tanh, the CHLO trigonometric and hyperbolic functions,
+is-finite, real, imag) as table rows.
+
+Spec: stablehlo#abs and the following unary ops; XLA operation semantics A.17. Exact ops
+(abs, negate, sign, ceil, floor, rounding, sqrt) are correctly rounded; transcendental ones
+are evaluated in f64/c128 and rounded once to the result type.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.special
+
+from xlapy.dtypes import ElementType
+from xlapy.interpreter import intmath
+from xlapy.interpreter.evals.elementwise import Row, make_complex, register, typeless, where
+from xlapy.interpreter.numerics import Array
+from xlapy.ir.opcode import Opcode
+
+
+def abs_integer(x: Array, t: ElementType) -> Array:
+    """|x| wrapping: ``abs(INT_MIN) = INT_MIN``; unsigned values are their own magnitude."""
+    return where(x < 0, intmath.negate(x), intmath.as_unsigned(x))
+
+
+def sign_integer(x: Array, t: ElementType) -> Array:
+    return np.sign(x)
+
+
+def sign_real(x: Array) -> Array:
+    """-1, -0, NaN, +0 or 1 (the operand itself for zeros and NaNs)."""
+    return where(np.isnan(x) | (x == 0), x, np.copysign(np.ones_like(x), x))
+
+
+def sign_complex(z: Array) -> Array:
+    """``z / |z|``, and 0 for 0 (NaN parts give NaN in both parts)."""
+    magnitude = np.abs(z)
+    safe = np.where(magnitude == 0, 1, magnitude)
+    return where(magnitude == 0, z, make_complex(z.real / safe, z.imag / safe))
+
+
+def round_nearest_afz(x: Array) -> Array:
+    """Nearest integer, ties away from zero; keeps the sign of zero, infinities and NaNs."""
+    magnitude = np.abs(x)
+    whole = np.trunc(magnitude)
+    # magnitude - whole is exact, so no 0.49999997 + 0.5 = 1.0 rounding trap.
+    rounded = whole + (magnitude - whole >= 0.5)
+    return np.copysign(rounded, x)
+
+
+def rsqrt(x: Array) -> Array:
+    return 1 / np.sqrt(x)
+
+
+def cbrt_complex(z: Array) -> Array:
+    """Principal cube root."""
+    return np.power(z, 1 / 3)
+
+
+def logistic_complex(z: Array) -> Array:
+    return 1 / (1 + np.exp(-z))
+
+
+def real_part(x: Array) -> Array:
+    return np.real(x)
+
+
+def imag_part(x: Array) -> Array:
+    """The imaginary part; 0 for a real operand."""
+    return np.imag(x) if np.iscomplexobj(x) else np.zeros_like(x)
+
+
+register(
+    Row(Opcode.ABS, integer=abs_integer, real=np.abs, complex=np.abs, precise=True, flushes=False),
+    Row(
+        Opcode.NEGATE,
+        integer=typeless(intmath.negate),
+        real=np.negative,
+        complex=np.negative,
+        flushes=False,
+    ),
+    Row(Opcode.SIGN, integer=sign_integer, real=sign_real, complex=sign_complex, precise=True),
+    Row(Opcode.CEIL, real=np.ceil),
+    Row(Opcode.FLOOR, real=np.floor),
+    Row(Opcode.ROUND_NEAREST_AFZ, real=round_nearest_afz),
+    Row(Opcode.ROUND_NEAREST_EVEN, real=np.rint),
+    Row(Opcode.SQRT, real=np.sqrt, complex=np.sqrt, precise=True),
+    Row(Opcode.RSQRT, real=rsqrt, complex=rsqrt, precise=True),
+    Row(Opcode.CBRT, real=np.cbrt, complex=cbrt_complex, precise=True),
+    Row(Opcode.EXP, real=np.exp, complex=np.exp, precise=True),
+    Row(Opcode.EXPM1, real=np.expm1, complex=np.expm1, precise=True),
+    Row(Opcode.LOG, real=np.log, complex=np.log, precise=True),
+    Row(Opcode.LOG1P, real=np.log1p, complex=np.log1p, precise=True),
+    Row(Opcode.LOGISTIC, real=scipy.special.expit, complex=logistic_complex, precise=True),
+    Row(Opcode.SIN, real=np.sin, complex=np.sin, precise=True),
+    Row(Opcode.COS, real=np.cos, complex=np.cos, precise=True),
+    Row(Opcode.TAN, real=np.tan, complex=np.tan, precise=True),
+    Row(Opcode.TANH, real=np.tanh, complex=np.tanh, precise=True),
+    Row(Opcode.ACOS, real=np.arccos, complex=np.arccos, precise=True),
+    Row(Opcode.ACOSH, real=np.arccosh, complex=np.arccosh, precise=True),
+    Row(Opcode.ASIN, real=np.arcsin, complex=np.arcsin, precise=True),
+    Row(Opcode.ASINH, real=np.arcsinh, complex=np.arcsinh, precise=True),
+    Row(Opcode.ATAN, real=np.arctan, complex=np.arctan, precise=True),
+    Row(Opcode.ATANH, real=np.arctanh, complex=np.arctanh, precise=True),
+    Row(Opcode.COSH, real=np.cosh, complex=np.cosh, precise=True),
+    Row(Opcode.SINH, real=np.sinh, complex=np.sinh, precise=True),
+    Row(Opcode.IS_FINITE, real=np.isfinite),
+    Row(Opcode.REAL, real=real_part, complex=real_part, flushes=False),
+    Row(Opcode.IMAG, real=imag_part, complex=imag_part, flushes=False),
+)
