@@ -65,23 +65,29 @@ class HloModule:
         self.config = config or ModuleConfig()
         self.stack_frame_index: StackFrameIndex | None = None
         self._names: dict[str, object] = {}
+        self._computation_names: dict[str, object] = {}
 
-    def unique_name(self, name: str, owner: object) -> str:
-        """``name`` if free in this module, else ``name.N`` with the smallest free N."""
-        if self._names.get(name, owner) is owner:
-            self._names[name] = owner
+    def unique_name(self, name: str, owner: object, *, computation: bool = False) -> str:
+        """``name`` if free in this module, else ``name.N`` with the smallest free N.
+
+        Instructions and computations have separate namespaces, as in XLA (a computation
+        ``add`` may hold an instruction ``add``).
+        """
+        names = self._computation_names if computation else self._names
+        if names.get(name, owner) is owner:
+            names[name] = owner
             return name
         base = re.sub(r"\.\d+$", "", name)
         n = 1
-        while f"{base}.{n}" in self._names:
+        while f"{base}.{n}" in names:
             n += 1
         unique = f"{base}.{n}"
-        self._names[unique] = owner
+        names[unique] = owner
         return unique
 
     def add_computation(self, comp: HloComputation, *, entry: bool = False) -> HloComputation:
         comp.parent = self
-        comp.name = self.unique_name(comp.name, comp)
+        comp.name = self.unique_name(comp.name, comp, computation=True)
         for instr in comp.instructions:
             instr.name = self.unique_name(instr.name, instr)
         self.computations.append(comp)
