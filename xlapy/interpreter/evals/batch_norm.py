@@ -74,7 +74,7 @@ def batch_norm_inference(ctx: Evaluator, instr: HloInstruction, operands: list[V
         y = _wide(scale).reshape(shape) * (x - _wide(mean).reshape(shape)) / np.sqrt(
             _wide(variance).reshape(shape) + eps
         ) + _wide(offset).reshape(shape)
-    return y.astype(operand.dtype)
+    return np.asarray(y).astype(operand.dtype)
 
 
 @evaluates(Opcode.BATCH_NORM_GRAD)

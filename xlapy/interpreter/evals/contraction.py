@@ -66,7 +66,7 @@ def from_accumulator(
     assert dtype is not None
     total = np.asarray(total)
     if result_type.is_pred:
-        return total != 0
+        return np.asarray(total != 0)
     if result_type.is_integer:
         return wrap_integer(total, result_type)
     if result_type.is_complex:
@@ -210,7 +210,7 @@ def _group_of(group_sizes: Array, length: int, batch_shape: Sequence[int]) -> Ar
     ends = np.cumsum(sizes, axis=-1)
     positions = np.arange(length)
     # group(i) = number of groups whose end is <= i
-    return (ends[..., None, :] <= positions[:, None]).sum(axis=-1)
+    return np.asarray((ends[..., None, :] <= positions[:, None]).sum(axis=-1))
 
 
 @evaluates(Opcode.RAGGED_DOT)
@@ -281,24 +281,24 @@ def ragged_dot(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
         )
 
     def drop(d: int) -> int:
-        return d - (d > group_dim)
+        return d - 1 if d > group_dim else d
 
     rb1 = [drop(d) for d in rb]
     rc1 = [drop(d) for d in rc]
     lhs_free = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
     row_axis = len(lb) + lhs_free.index(ragged)
     groups = _group_of(group_sizes, lhs.shape[ragged], batch_shape)
-    total = None
+    combined: Array | None = None
     for g in range(num_groups):  # one dot per group
         part = dot_general(
             "ragged-dot", instr, left, np.take(right, g, axis=group_dim), lb, lc, rb1, rc1
         )
         axes = [*range(len(lb)), row_axis] if groups.ndim > 1 else [row_axis]
         mask = _along(groups == g, part.ndim, axes)
-        total = np.where(mask, part, zero if total is None else total)
-    if total is None:
-        total = np.zeros(instr.shape.dims, acc)
-    return from_accumulator(total, result_type, flush)
+        combined = np.where(mask, part, zero if combined is None else combined)
+    if combined is None:
+        combined = np.zeros(instr.shape.dims, acc)
+    return from_accumulator(combined, result_type, flush)
 
 
 def _along(mask: Array, rank: int, axes: Sequence[int]) -> Array:

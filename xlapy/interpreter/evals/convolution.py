@@ -122,7 +122,8 @@ def convolve(
         shape[d], shape[spatial + d] = out, k
         index.append(idx.reshape(shape))
     padded = np.pad(lhs_c, [(0, 0), (0, 0)] + [(0, 1)] * spatial)
-    patches = padded[(slice(None), slice(None), *index)] if spatial else padded
+    selection: tuple[slice | Array, ...] = (slice(None), slice(None), *index)
+    patches = padded[selection] if spatial else padded
     positions = int(np.prod(out_sizes, dtype=np.int64))
     taps = int(np.prod(kernel_sizes, dtype=np.int64))
     groups = fg * bg

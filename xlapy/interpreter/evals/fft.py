@@ -14,7 +14,7 @@ from xlapy.interpreter.evaluator import Evaluator, evaluates
 from xlapy.ir.attrs import FftType
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Value
+from xlapy.literal import Array, Value
 
 
 @evaluates(Opcode.FFT)
@@ -53,6 +53,7 @@ def fft(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
         )
     if x.size == 0 or 0 in lengths:
         return np.zeros(instr.shape.dims, dtype=dtype)
+    result: Array
     if fft_type is FftType.FFT:
         result = np.fft.fftn(x.astype(np.complex128), axes=axes)
     elif fft_type is FftType.IFFT:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import scipy.linalg.blas as blas
@@ -24,7 +25,7 @@ from xlapy.literal import Array, Value
 
 _PREFIX = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}
 
-Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[Array, ...]]
+Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[object, ...]]
 """(LAPACK type prefix, backend_config, one batch element's operands) -> its outputs."""
 
 
@@ -47,28 +48,28 @@ def _check_info(name: str, info: int) -> int:
 # ---- kernels: one batch element each ------------------------------------------------------
 
 
-def _potrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _potrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     lower = _flag(config, "uplo", "L") == "L"
     c, info = getattr(lapack, p + "potrf")(a, lower=lower, clean=0)
     return c, np.int32(_check_info("potrf", info))
 
 
-def _getrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _getrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     lu, piv, info = getattr(lapack, p + "getrf")(a)
     # scipy returns 0-based pivots; LAPACK (and jaxlib) return 1-based ones.
     return lu, (piv + 1).astype(np.int32), np.int32(_check_info("getrf", info))
 
 
-def _geqrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _geqrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     qr, tau, _, info = getattr(lapack, p + "geqrf")(a)
     _check_info("geqrf", info)
     return qr, tau
 
 
-def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     a, tau = ops
     name = p + ("ungqr" if p in "cz" else "orgqr")
     if a.shape[1] == 0:
@@ -78,7 +79,7 @@ def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array,
     return (q,)
 
 
-def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     compute_v = _flag(config, "mode", "V") == "V"
     lower = _flag(config, "uplo", "L") == "L"
@@ -89,7 +90,7 @@ def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array,
     return v, w, np.int32(_check_info(name, info))
 
 
-def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     mode = _flag(config, "mode", "A")
     m, n = a.shape
@@ -118,7 +119,7 @@ def _eye(shape: tuple[int, int], dtype: np.dtype) -> Array:
     return np.eye(*shape, dtype=dtype)
 
 
-def _unpack_eigenvectors(wi: Array, v: Array, dtype: np.dtype) -> Array:
+def _unpack_eigenvectors(wi: Array, v: Array, dtype: type[np.complexfloating[Any, Any]]) -> Array:
     """Real LAPACK eigenvectors to complex: a pair ``wi[j] > 0`` stores ``v[:, j] ± i
     v[:, j+1]`` in columns j and j+1."""
     out = v.astype(dtype)
@@ -135,7 +136,7 @@ def _unpack_eigenvectors(wi: Array, v: Array, dtype: np.dtype) -> Array:
     return out
 
 
-def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     left = _flag(config, "compute_left", "N") == "V"
     right = _flag(config, "compute_right", "V") == "V"
@@ -156,7 +157,7 @@ def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, 
     return w, vl, vr, np.int32(_check_info("geev", info))
 
 
-def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     compute_v = _flag(config, "mode", "V") == "V"
     if _flag(config, "sort", "N") != "N":
@@ -173,17 +174,17 @@ def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, 
     return t, vs, w, np.int32(sdim), np.int32(_check_info("gees", info))
 
 
-def _gehrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _gehrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     n = a.shape[0]
-    low, high = config.get("low", 1), config.get("high", n)
+    low, high = config.get("low", 1), config.get("high") or n
     if n == 0:
         return a.copy(), np.zeros(0, a.dtype), np.int32(0)
     ht, tau, info = getattr(lapack, p + "gehrd")(a, lo=low - 1, hi=high - 1)
     return ht, tau, np.int32(_check_info("gehrd", info))
 
 
-def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     lower = _flag(config, "uplo", "L") == "L"
     name = p + ("hetrd" if p in "cz" else "sytrd")
@@ -195,7 +196,7 @@ def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array,
     return c, d, e, tau, np.int32(_check_info(name, info))
 
 
-def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     a, b = ops
     side = _flag(config, "side", "L")
     lower = _flag(config, "uplo", "L") == "L"
@@ -209,7 +210,7 @@ def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, 
     return (x,)
 
 
-def _gtsv(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[Array, ...]:
+def _gtsv(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     dl, d, du, b = ops
     n = d.shape[0]
     if n == 0 or b.size == 0:
@@ -278,8 +279,8 @@ def _run_batched(
                 f"custom-call {instr.name}: {instr.attrs.custom_call_target} produces "
                 f"{len(results)} results; the instruction's shape {instr.shape} has {len(outputs)}"
             )
-        for out, r in zip(outputs, results, strict=True):
-            value = np.asarray(r)
+        for out, result in zip(outputs, results, strict=True):
+            value = np.asarray(result)
             if value.shape != out.shape[len(batch) :]:
                 raise InvalidArgument(
                     f"custom-call {instr.name}: {instr.attrs.custom_call_target} result of "
