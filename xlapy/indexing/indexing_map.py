@@ -308,15 +308,19 @@ class IndexingMap:
     def remove_unused_symbols(self) -> IndexingMap:
         """Drops range/runtime variables used neither by results nor by constraints that also
         use a kept variable (constraints on dropped symbols only are dropped with them)."""
-        return self._remove_unused(remove_dims=False)
+        return self.remove_unused(remove_dims=False)[0]
 
     def remove_unused_vars(self) -> IndexingMap:
         """Like ``remove_unused_symbols`` but also drops unused dimensions (renumbering)."""
-        return self._remove_unused(remove_dims=True)
+        return self.remove_unused(remove_dims=True)[0]
 
-    def _remove_unused(self, *, remove_dims: bool) -> IndexingMap:
+    def remove_unused(self, *, remove_dims: bool) -> tuple[IndexingMap, list[int], list[int]]:
+        """The map without unused variables, with the old positions of the kept dims and
+        symbols."""
+        all_dims = list(range(self.num_dims))
+        all_syms = list(range(self.num_symbols))
         if self.is_undefined or (self.num_symbols == 0 and not remove_dims):
-            return self
+            return self, all_dims, all_syms
         used_dims: set[int] = set()
         used_syms: set[int] = set()
         for e in self.results:
@@ -338,7 +342,7 @@ class IndexingMap:
             if e.used_dims().isdisjoint(used_dims) and e.used_symbols().isdisjoint(used_syms)
         ]
         if len(used_dims) == self.num_dims and len(used_syms) == self.num_symbols and not dropped:
-            return self
+            return self, all_dims, all_syms
         m = self._copy()
         for e in dropped:
             del m._constraints[e]
@@ -358,7 +362,7 @@ class IndexingMap:
         m._constraints = {}
         for e, bounds in old.items():
             m._add_constraint(e.replace(dim_repl, sym_repl), bounds)
-        return m
+        return m, keep_dims, keep_syms
 
     def with_results(self, results: Sequence[AffineExpr]) -> IndexingMap:
         """The same domain with other results."""

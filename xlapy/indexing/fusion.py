@@ -1,0 +1,95 @@
+"""Indexing of fusions and computations: per-op maps composed through the producer graph.
+
+Starting from the identity on the root's output, every instruction (users before producers)
+composes the maps that reach it with its own output->input maps; each composed map is
+simplified and its unused symbols dropped, and equal maps are merged, so a parameter ends
+up with one map per distinct access path (INDEXING.md §5: ``p0 + transpose(p0)`` has two,
+the transpose-of-transpose example one, softmax two).
+"""
+
+from __future__ import annotations
+
+from xlapy.indexing.indexing_map import IndexingMap, compose
+from xlapy.indexing.per_op import (
+    HloInstructionIndexing,
+    OperandIndexing,
+    RuntimeVar,
+    dims_of,
+    output_shape,
+    output_to_input,
+)
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+
+Key = tuple[int, int]  # (id(instruction), output index)
+
+
+def compose_operand_indexing(first: OperandIndexing, second: OperandIndexing) -> OperandIndexing:
+    """``second ∘ first`` with runtime variables carried: ``second``'s come first (as in the
+    composed map), their maps composed with ``first``'s map."""
+    m = compose(first.map, second.map)
+    if m.is_undefined:
+        return OperandIndexing(m)
+    rt = tuple(
+        RuntimeVar(r.instruction, compose(first.map, r.map).simplify()) for r in second.rt_vars
+    )
+    return OperandIndexing(m, rt + first.rt_vars)
+
+
+def grouped_output_to_input(
+    computation: HloComputation, root: HloInstruction | None = None, output_id: int = 0
+) -> dict[HloInstruction, list[OperandIndexing]]:
+    """Maps from output ``output_id`` of ``root`` (the computation's root by default) to
+    every instruction it reads, keyed by instruction (insertion order: users first)."""
+    root = root or computation.root
+    start = OperandIndexing(IndexingMap.identity(dims_of(output_shape(root, output_id))))
+    reached: dict[Key, list[OperandIndexing]] = {(id(root), output_id): [start]}
+    instructions: dict[int, HloInstruction] = {id(root): root}
+    order = computation.post_order()
+    position = next(i for i, instr in enumerate(order) if instr is root)
+    for instr in reversed(order[: position + 1]):
+        keys = [k for k in reached if k[0] == id(instr)]
+        for key in keys:
+            consumers = list(reached[key])
+            producer = output_to_input(instr, key[1])
+            for k, operand in enumerate(instr.operands):
+                operand_output = (
+                    instr.attrs.index if instr.opcode is Opcode.GET_TUPLE_ELEMENT else 0
+                )
+                target = (id(operand), operand_output)
+                instructions[id(operand)] = operand
+                group = reached.setdefault(target, [])
+                for producer_map in producer.maps[k]:
+                    for consumer_map in consumers:
+                        composed = compose_operand_indexing(consumer_map, producer_map).simplify()
+                        if composed not in group:
+                            group.append(composed)
+    result: dict[HloInstruction, list[OperandIndexing]] = {}
+    for (instr_id, _), group in reached.items():
+        merged = result.setdefault(instructions[instr_id], [])
+        for m in group:
+            if m not in merged:
+                merged.append(m)
+    return result
+
+
+def computation_output_to_input(
+    computation: HloComputation, output_id: int = 0
+) -> HloInstructionIndexing:
+    """One entry per parameter (by parameter number): maps from the root's output."""
+    grouped = grouped_output_to_input(computation, None, output_id)
+    params = computation.parameters
+    result = HloInstructionIndexing(len(params))
+    for p in params:
+        for m in grouped.get(p, []):
+            result.add(p.parameter_number, m)
+    return result
+
+
+def fusion_output_to_input(instr: HloInstruction, output_id: int = 0) -> HloInstructionIndexing:
+    """A fusion's (or call's) maps: its computation's, with parameters as the operands."""
+    computation = instr.attrs.calls if instr.opcode is Opcode.FUSION else instr.attrs.to_apply
+    if computation is None:
+        return HloInstructionIndexing.unknown(len(instr.operands))
+    return computation_output_to_input(computation, output_id)
