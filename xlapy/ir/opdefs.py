@@ -46,6 +46,14 @@ class AttrKind(enum.Enum):
     RAW = "raw"  # A.RawAttribute
 
 
+class PrintPolicy(enum.Enum):
+    """When the HLO printer writes an attribute (XLA omits most default values)."""
+
+    NON_DEFAULT = "non_default"  # only when set to a non-default value (required: always)
+    ALWAYS = "always"  # even when unset/default (broadcast dimensions={}, topk largest=true)
+    NEVER = "never"  # parsed but never printed (all-reduce mode=)
+
+
 @dataclass(frozen=True, slots=True)
 class AttrSpec:
     """One attribute of an op: its HLO text key, kind, whether required, and default."""
@@ -55,6 +63,7 @@ class AttrSpec:
     required: bool = False
     default: Any = None
     enum: type[enum.Enum] | None = None
+    print_policy: PrintPolicy = PrintPolicy.NON_DEFAULT
 
 
 class Trait(enum.Flag):
@@ -114,7 +123,13 @@ _PRECISION = AttrSpec("operand_precision", AttrKind.ENUMS, default=(), enum=A.Pr
 _ACCURACY = AttrSpec("result_accuracy", AttrKind.RESULT_ACCURACY)
 _WINDOW = AttrSpec("window", AttrKind.WINDOW, default=A.Window())
 _CHANNEL = _i("channel_id")
-_GROUPS = AttrSpec("replica_groups", AttrKind.REPLICA_GROUPS, default=A.ReplicaGroups())
+_GROUPS = AttrSpec(
+    "replica_groups",
+    AttrKind.REPLICA_GROUPS,
+    default=A.ReplicaGroups(),
+    print_policy=PrintPolicy.ALWAYS,
+)
+_MODE = AttrSpec("mode", AttrKind.ENUM, enum=A.CollectiveMode, print_policy=PrintPolicy.NEVER)
 _ALIASING = AttrSpec("output_to_operand_aliasing", AttrKind.ALIASING, default=())
 _DOT_DIMS = (
     _ints("lhs_batch_dims"),
@@ -142,7 +157,7 @@ _ALL_REDUCE = (
     _GROUPS,
     _b("constrain_layout"),
     _b("use_global_device_ids"),
-    _e("mode", A.CollectiveMode),
+    _MODE,
     _comp("to_apply"),
 )
 _ALL_GATHER = (
@@ -201,7 +216,11 @@ _TABLE: tuple[OpDef, ...] = (
     OpDef(Opcode.BITCAST, 1),
     OpDef(Opcode.BITCAST_CONVERT, 1, (), Trait.NONE, ("bitcast_convert",)),
     OpDef(
-        Opcode.BROADCAST, 1, (_ints("dimensions"),), Trait.NONE, ("broadcast_in_dim", "broadcast")
+        Opcode.BROADCAST,
+        1,
+        (AttrSpec("dimensions", AttrKind.INTS, default=(), print_policy=PrintPolicy.ALWAYS),),
+        Trait.NONE,
+        ("broadcast_in_dim", "broadcast"),
     ),
     OpDef(
         Opcode.CALL,
@@ -293,12 +312,12 @@ _TABLE: tuple[OpDef, ...] = (
             _e("padding_type", A.PaddingType),
             AttrSpec("custom_call_target", AttrKind.STRING, True),
             AttrSpec("operand_layout_constraints", AttrKind.SHAPES),
-            AttrSpec("called_computations", AttrKind.COMPUTATIONS, default=()),
-            _ALIASING,
-            AttrSpec("literal", AttrKind.LITERAL),
             _b("custom_call_has_side_effect"),
+            AttrSpec("literal", AttrKind.LITERAL),
+            _ALIASING,
             _e("schedule", A.CustomCallSchedule, default=A.CustomCallSchedule.NONE),
             _e("api_version", A.CustomCallApiVersion, default=A.CustomCallApiVersion.ORIGINAL),
+            AttrSpec("called_computations", AttrKind.COMPUTATIONS, default=()),
         ),
         Trait.NONE,
         ("custom_call",),
@@ -431,7 +450,7 @@ _TABLE: tuple[OpDef, ...] = (
             _GROUPS,
             _b("constrain_layout"),
             _b("use_global_device_ids"),
-            _e("mode", A.CollectiveMode),
+            _MODE,
             _ints("dimensions", required=True),
             _comp("to_apply"),
         ),
@@ -534,7 +553,10 @@ _TABLE: tuple[OpDef, ...] = (
     OpDef(
         Opcode.TOPK,
         1,
-        (_i("k", required=True), _b("largest", default=True)),
+        (
+            _i("k", required=True),
+            AttrSpec("largest", AttrKind.BOOL, default=True, print_policy=PrintPolicy.ALWAYS),
+        ),
         Trait.NONE,
         ("chlo.top_k",),
     ),
@@ -546,7 +568,13 @@ _TABLE: tuple[OpDef, ...] = (
             _b("left_side"),
             _b("lower"),
             _b("unit_diagonal"),
-            _e("transpose_a", A.TransposeA, default=A.TransposeA.NO_TRANSPOSE),
+            AttrSpec(
+                "transpose_a",
+                AttrKind.ENUM,
+                default=A.TransposeA.NO_TRANSPOSE,
+                enum=A.TransposeA,
+                print_policy=PrintPolicy.ALWAYS,
+            ),
         ),
         Trait.NONE,
         ("triangular_solve",),
