@@ -71,11 +71,18 @@ register(
         complex=np.multiply,
     ),
     Row(Opcode.DIVIDE, integer=intmath.divide, real=np.divide, complex=np.divide),
-    Row(Opcode.REMAINDER, integer=intmath.remainder, real=np.fmod),
+    # XLA:CPU's fmod works on the bits of the dividend; only a subnormal divisor reads as 0.
+    Row(
+        Opcode.REMAINDER,
+        integer=intmath.remainder,
+        real=np.fmod,
+        flush_operands=(1,),
+        flush_result=False,
+    ),
     MAXIMUM,
     MINIMUM,
     Row(Opcode.POWER, integer=intmath.power, real=np.power, complex=np.power, precise=True),
     Row(Opcode.ATAN2, real=np.arctan2, complex=atan2_complex, precise=True),
-    Row(Opcode.COMPLEX, real=make_complex, flushes=False),
+    Row(Opcode.COMPLEX, real=make_complex, flush_operands=(), flush_result=False),
     Row(Opcode.MULHI, integer=intmath.mulhi),
 )

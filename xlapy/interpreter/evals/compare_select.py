@@ -51,8 +51,12 @@ def total_order_key(x: Array, t: ElementType) -> Array:
     the sign-magnitude bit pattern mapped to two's complement (XLA's TOTALORDER)."""
     width = t.bits
     pattern = np.ascontiguousarray(x).view(numerics.float_bits_type(t)).astype(np.uint64)
-    pattern &= np.uint64((1 << width) - 1)
-    signed = pattern.astype(I64) - np.where(pattern >> np.uint64(width - 1), 1 << width, 0)
+    if width < 64:
+        pattern &= np.uint64((1 << width) - 1)
+        negative = (pattern >> np.uint64(width - 1)) != 0
+        signed = pattern.astype(I64) - np.where(negative, 1 << width, 0)
+    else:
+        signed = pattern.view(I64)
     return np.where(signed < 0, signed ^ ((1 << (width - 1)) - 1), signed)
 
 

@@ -24,8 +24,17 @@ from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
 # XLA:CPU converts between these with FPU instructions (so flush-to-zero applies); conversions
-# from or to the narrower float types use integer bit operations and keep subnormals.
+# from or to the narrower float types use integer bit operations and keep subnormals, except
+# bf16 <-> f64, which goes through an FPU f32 <-> f64 conversion.
 _FPU_TYPES = (dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128)
+
+
+def _fpu_conversion(source: ElementType, target: ElementType) -> bool:
+    """True when XLA:CPU converts ``source`` to ``target`` with an FPU instruction."""
+    wide = (dtypes.F64, dtypes.C128)
+    if dtypes.BF16 in (source, target):
+        return source in wide or target in wide
+    return source in _FPU_TYPES and (target in _FPU_TYPES or target.is_pred)
 
 
 def convert_values(x: Array, source: ElementType, target: ElementType, flush: bool) -> Array:
@@ -43,7 +52,7 @@ def convert_values(x: Array, source: ElementType, target: ElementType, flush: bo
             return numerics.wrap(numerics.int_values(x, source), target)
         return numerics.int_to_float(x, source, target)
     values = numerics.to_compute(x, source)
-    flush = flush and source in _FPU_TYPES and (target in _FPU_TYPES or target.is_pred)
+    flush = flush and _fpu_conversion(source, target)
     if flush:
         values = numerics.flush_subnormals(values, source)
     if target.is_pred:
@@ -51,7 +60,7 @@ def convert_values(x: Array, source: ElementType, target: ElementType, flush: bo
     if target.is_integer:
         return numerics.saturate_float_to_int(values, target)
     out = numerics.round_to(values, target)
-    if flush and target in _FPU_TYPES:
+    if flush and not target.is_pred:
         out = numerics.flush_storage(out, target)
     return out
 

@@ -42,8 +42,10 @@ class Row:
         precise: real/complex kernels run in f64/c128 and round once to the result type
             (transcendental functions); otherwise they run in XLA's compute dtype (f32 for
             the narrow float types), where one more rounding to the storage type is exact.
-        flushes: with ``flush_denormals``, subnormal float operands and results become zeros
-            (False for sign-bit operations such as negate and abs, which XLA:CPU does on bits).
+        flush_operands: with ``flush_denormals``, the operands whose subnormals read as zeros
+            (None: all; XLA:CPU's DAZ). Sign-bit operations (negate, abs) and data movement
+            (real, imag, complex) flush nothing, as XLA:CPU does them on bits.
+        flush_result: with ``flush_denormals``, subnormal results become zeros (FTZ).
     """
 
     opcode: Opcode
@@ -52,7 +54,8 @@ class Row:
     real: Kernel | None = None
     complex: Kernel | None = None
     precise: bool = False
-    flushes: bool = True
+    flush_operands: tuple[int, ...] | None = None
+    flush_result: bool = True
 
     def kernel(self, t: ElementType) -> Kernel | None:
         if t.is_pred:
@@ -104,19 +107,23 @@ def flush_enabled(ctx: Evaluator, t: ElementType) -> bool:
 
 
 def prepare(
-    operands: Sequence[Array], types: Sequence[ElementType], precise: bool, flush: bool
+    operands: Sequence[Array],
+    types: Sequence[ElementType],
+    precise: bool,
+    flush: bool | Sequence[int],
 ) -> list[Array]:
     """Operands as kernel inputs: bools, integer value views, or floats in the compute dtype
-    (optionally flushed)."""
+    (with subnormals flushed when ``flush`` is True or lists the operand's position)."""
     out = []
-    for x, t in zip(operands, types, strict=True):
+    for position, (x, t) in enumerate(zip(operands, types, strict=True)):
         if t.is_pred:
             out.append(np.asarray(x, np.bool_))
         elif t.is_integer:
             out.append(numerics.int_values(x, t))
         else:
             values = numerics.to_compute(x, t, precise)
-            out.append(numerics.flush_subnormals(values, t) if flush else values)
+            flushed = flush is True or (not isinstance(flush, bool) and position in flush)
+            out.append(numerics.flush_subnormals(values, t) if flushed else values)
     return out
 
 
@@ -143,18 +150,20 @@ def apply(
     types: Sequence[ElementType],
     *,
     precise: bool = False,
-    flushes: bool = True,
+    flush_operands: Sequence[int] | None = None,
+    flush_result: bool = True,
 ) -> Array:
     """Runs ``kernel`` on ``operands`` (all of category ``types[0]``) and finishes the result
     as ``instr.shape``'s element type."""
     t = types[0]
-    flush = flushes and flush_enabled(ctx, t)
-    inputs = prepare(operands, types, precise, flush)
+    flush = flush_enabled(ctx, t)
+    which: bool | Sequence[int] = flush and (True if flush_operands is None else flush_operands)
+    inputs = prepare(operands, types, precise, which)
     result = instr.shape.element_type
     with np.errstate(all="ignore"):
         values = call(kernel, t, *inputs)
         shape = np.broadcast_shapes(*(np.shape(x) for x in operands))
-        return finish(values, result, flush and not result.is_pred, shape)
+        return finish(values, result, flush and flush_result and not result.is_pred, shape)
 
 
 def call(kernel: Kernel, t: ElementType, *inputs: Array) -> Array:
@@ -175,7 +184,16 @@ def _make_eval(row: Row) -> Callable[[Evaluator, HloInstruction, list[Value]], V
         if kernel is None:
             raise reject(instr, types[0], row.accepted())
         arrays: list[Array] = [np.asarray(v) for v in operands]
-        return apply(ctx, instr, kernel, arrays, types, precise=row.precise, flushes=row.flushes)
+        return apply(
+            ctx,
+            instr,
+            kernel,
+            arrays,
+            types,
+            precise=row.precise,
+            flush_operands=row.flush_operands,
+            flush_result=row.flush_result,
+        )
 
     evaluate.__name__ = f"eval_{row.opcode.name.lower()}"
     evaluate.__doc__ = f"Generic elementwise eval of {row.opcode.value} (see its Row)."

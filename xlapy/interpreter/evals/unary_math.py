@@ -71,13 +71,22 @@ def imag_part(x: Array) -> Array:
 
 
 register(
-    Row(Opcode.ABS, integer=abs_integer, real=np.abs, complex=np.abs, precise=True, flushes=False),
+    Row(
+        Opcode.ABS,
+        integer=abs_integer,
+        real=np.abs,
+        complex=np.abs,
+        precise=True,
+        flush_operands=(),
+        flush_result=False,
+    ),
     Row(
         Opcode.NEGATE,
         integer=typeless(intmath.negate),
         real=np.negative,
         complex=np.negative,
-        flushes=False,
+        flush_operands=(),
+        flush_result=False,
     ),
     Row(Opcode.SIGN, integer=sign_integer, real=sign_real, complex=sign_complex, precise=True),
     Row(Opcode.CEIL, real=np.ceil),
@@ -105,6 +114,6 @@ register(
     Row(Opcode.COSH, real=np.cosh, complex=np.cosh, precise=True),
     Row(Opcode.SINH, real=np.sinh, complex=np.sinh, precise=True),
     Row(Opcode.IS_FINITE, real=np.isfinite),
-    Row(Opcode.REAL, real=real_part, complex=real_part, flushes=False),
-    Row(Opcode.IMAG, real=imag_part, complex=imag_part, flushes=False),
+    Row(Opcode.REAL, real=real_part, complex=real_part, flush_operands=(), flush_result=False),
+    Row(Opcode.IMAG, real=imag_part, complex=imag_part, flush_operands=(), flush_result=False),
 )
