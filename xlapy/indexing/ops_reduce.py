@@ -260,9 +260,10 @@ def convolution_output_to_input(
     kernel_exprs[cd.kernel_input_feature] = feature
     kernel_exprs[cd.kernel_output_feature] = out_feature
     kernel_map = IndexingMap(kernel_exprs, dims_vars, symbols, constraints=constraints)
+    # Point dimensions (a batch of 1) are kept as variables, as XLA prints them.
     return (
-        input_map.simplify().remove_unused_symbols(),
-        kernel_map.simplify().remove_unused_symbols(),
+        input_map.simplify(replace_point_dims=False).remove_unused_symbols(),
+        kernel_map.simplify(replace_point_dims=False).remove_unused_symbols(),
     )
 
 
