@@ -50,7 +50,7 @@ def negate(operand: Array) -> Array:
 def _is_overflow(lhs: Array, rhs: Array, t: ElementType) -> Array:
     if not t.is_signed:
         return np.zeros(np.broadcast(lhs, rhs).shape, np.bool_)
-    return (lhs == int_min(t)) & (rhs == -1)
+    return np.asarray((lhs == int_min(t)) & (rhs == -1))
 
 
 def _truncated_quotient(lhs: Array, rhs: Array) -> Array:
@@ -124,7 +124,7 @@ def _bit_length(pattern: Array) -> Array:
         high = rest >= (np.uint64(1) << np.uint64(step))
         rest = np.where(high, rest >> np.uint64(step), rest)
         length += np.where(high, step, 0)
-    return length + (rest != 0)
+    return np.asarray(length + (rest != 0))
 
 
 def count_leading_zeros(operand: Array, t: ElementType) -> Array:
@@ -168,4 +168,4 @@ def mulhi(lhs: Array, rhs: Array, t: ElementType) -> Array:
     if t.is_signed:
         # Signed high half = unsigned high half - (a < 0 ? b : 0) - (b < 0 ? a : 0), mod 2**64.
         high = high - np.where(lhs < 0, b, np.uint64(0)) - np.where(rhs < 0, a, np.uint64(0))
-    return high
+    return np.asarray(high)

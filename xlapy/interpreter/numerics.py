@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import ml_dtypes
 import numpy as np
 import numpy.typing as npt
 
@@ -52,11 +51,6 @@ def precise_dtype(t: ElementType) -> np.dtype[Any]:
     if t.is_float:
         return F64
     raise TypeError(f"{t} is not a floating-point or complex type")
-
-
-def finfo(t: ElementType) -> Any:
-    """numpy/ml_dtypes ``finfo`` of a real float type (``nmant``, ``nexp``, ``tiny``, ...)."""
-    return ml_dtypes.finfo(t.numpy)
 
 
 # ---- rounding once to a storage type -------------------------------------------------------
@@ -197,8 +191,8 @@ def saturate_float_to_int(x: Array, t: ElementType) -> Array:
     below = truncated <= float(lo)
     above = truncated >= float(hi)
     inside = np.where(below | above, 0.0, truncated)
-    values = inside.astype(I64) if t.is_signed else inside.astype(U64)
-    values = np.where(below, lo, np.where(above, hi, values)).astype(I64 if t.is_signed else U64)
+    wide = I64 if t.is_signed else U64
+    values = np.where(below, lo, np.where(above, hi, inside.astype(wide))).astype(wide)
     return values.astype(t.numpy)
 
 

@@ -42,7 +42,7 @@ def minimum_complex(x: Array, y: Array) -> Array:
 
 def atan2_complex(y: Array, x: Array) -> Array:
     """``-i * log((x + i*y) / sqrt(x*x + y*y))`` (stablehlo#atan2 for complex operands)."""
-    return -1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y))
+    return np.asarray(-1j * np.log((x + 1j * y) / np.sqrt(x * x + y * y)))
 
 
 MAXIMUM = Row(

@@ -47,7 +47,7 @@ def convert_values(x: Array, source: ElementType, target: ElementType, flush: bo
         return convert_values(np.real(x).astype(part.numpy), part, target, flush)
     if source.is_pred or source.is_integer:
         if target.is_pred:
-            return np.asarray(x) != 0
+            return np.asarray(np.asarray(x) != 0)
         if target.is_integer:
             return numerics.wrap(numerics.int_values(x, source), target)
         return numerics.int_to_float(x, source, target)
@@ -71,9 +71,10 @@ def convert(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
     rules in the module docstring)."""
     source = element_type(operands[0], instr, 0)
     target = instr.shape.element_type
+    operand = np.asarray(operands[0])
     with np.errstate(all="ignore"):
-        out = convert_values(np.asarray(operands[0]), source, target, ctx.options.flush_denormals)
-    return np.array(out, dtype=target.numpy).reshape(np.shape(operands[0]))
+        out = convert_values(operand, source, target, ctx.options.flush_denormals)
+    return np.array(out, dtype=target.numpy).reshape(operand.shape)
 
 
 # ---- bitcast-convert ------------------------------------------------------------------------
@@ -132,8 +133,8 @@ def from_bits(bits: Array, t: ElementType) -> Array:
         bits = np.concatenate([bits, np.zeros((*bits.shape[:-1], pad), np.uint8)], axis=-1)
     raw = np.packbits(bits, axis=-1, bitorder="little")
     if t.is_pred:
-        return (raw != 0).any(axis=-1)
-    return raw.view(t.numpy).reshape(bits.shape[:-1])
+        return np.asarray((raw != 0).any(axis=-1))
+    return raw.view(np.dtype(t.numpy)).reshape(bits.shape[:-1])
 
 
 @evaluates(Opcode.BITCAST_CONVERT)
@@ -233,7 +234,7 @@ def stochastic_convert(ctx: Evaluator, instr: HloInstruction, operands: list[Val
             f"bits to integer results; got {t}, {random_type} -> {target}"
         )
     x = numerics.to_compute(np.asarray(operands[0]), t).astype(F64)
-    random = numerics.int_values(operands[1], random_type)
+    random = numerics.int_values(np.asarray(operands[1]), random_type)
     lo, hi = numerics.int_min(target), numerics.int_max(target)
     with np.errstate(all="ignore"):
         magnitude = np.abs(x)

@@ -45,7 +45,7 @@ def round_nearest_afz(x: Array) -> Array:
     whole = np.trunc(magnitude)
     # magnitude - whole is exact, so no 0.49999997 + 0.5 = 1.0 rounding trap.
     rounded = whole + (magnitude - whole >= 0.5)
-    return np.copysign(rounded, x)
+    return np.asarray(np.copysign(rounded, x))
 
 
 def rsqrt(x: Array) -> Array:
