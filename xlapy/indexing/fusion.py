@@ -38,7 +38,11 @@ def compose_operand_indexing(first: OperandIndexing, second: OperandIndexing) ->
 
 
 def grouped_output_to_input(
-    computation: HloComputation, root: HloInstruction | None = None, output_id: int = 0
+    computation: HloComputation,
+    root: HloInstruction | None = None,
+    output_id: int = 0,
+    *,
+    simplify: bool = True,
 ) -> dict[HloInstruction, list[OperandIndexing]]:
     """Maps from output ``output_id`` of ``root`` (the computation's root by default) to
     every instruction it reads, keyed by instruction (insertion order: users first)."""
@@ -52,7 +56,7 @@ def grouped_output_to_input(
         keys = [k for k in reached if k[0] == id(instr)]
         for key in keys:
             consumers = list(reached[key])
-            producer = output_to_input(instr, key[1])
+            producer = output_to_input(instr, key[1], simplify=simplify)
             for k, operand in enumerate(instr.operands):
                 operand_output = (
                     instr.attrs.index if instr.opcode is Opcode.GET_TUPLE_ELEMENT else 0
@@ -62,7 +66,9 @@ def grouped_output_to_input(
                 group = reached.setdefault(target, [])
                 for producer_map in producer.maps[k]:
                     for consumer_map in consumers:
-                        composed = compose_operand_indexing(consumer_map, producer_map).simplify()
+                        composed = compose_operand_indexing(consumer_map, producer_map)
+                        if simplify:
+                            composed = composed.simplify()
                         if composed not in group:
                             group.append(composed)
     result: dict[HloInstruction, list[OperandIndexing]] = {}
@@ -75,10 +81,10 @@ def grouped_output_to_input(
 
 
 def computation_output_to_input(
-    computation: HloComputation, output_id: int = 0
+    computation: HloComputation, output_id: int = 0, *, simplify: bool = True
 ) -> HloInstructionIndexing:
     """One entry per parameter (by parameter number): maps from the root's output."""
-    grouped = grouped_output_to_input(computation, None, output_id)
+    grouped = grouped_output_to_input(computation, None, output_id, simplify=simplify)
     params = computation.parameters
     result = HloInstructionIndexing(len(params))
     for p in params:
@@ -87,9 +93,11 @@ def computation_output_to_input(
     return result
 
 
-def fusion_output_to_input(instr: HloInstruction, output_id: int = 0) -> HloInstructionIndexing:
+def fusion_output_to_input(
+    instr: HloInstruction, output_id: int = 0, *, simplify: bool = True
+) -> HloInstructionIndexing:
     """A fusion's (or call's) maps: its computation's, with parameters as the operands."""
     computation = instr.attrs.calls if instr.opcode is Opcode.FUSION else instr.attrs.to_apply
     if computation is None:
         return HloInstructionIndexing.unknown(len(instr.operands))
-    return computation_output_to_input(computation, output_id)
+    return computation_output_to_input(computation, output_id, simplify=simplify)

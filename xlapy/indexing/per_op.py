@@ -213,10 +213,15 @@ def _is_elementwise(instr: HloInstruction) -> bool:
 
 
 def output_to_input(
-    instr: HloInstruction, output_id: int = 0, *, physical_layout: bool = False
+    instr: HloInstruction,
+    output_id: int = 0,
+    *,
+    physical_layout: bool = False,
+    simplify: bool = True,
 ) -> HloInstructionIndexing:
     """For every operand, the maps from the instruction's output ``output_id`` to the
-    operand elements it reads. Fusions and calls are composed through their computation."""
+    operand elements it reads. Fusions and calls are composed through their computation
+    (each composed map simplified unless ``simplify`` is False)."""
     if _is_elementwise(instr):
         out = dims_of(output_shape(instr, output_id))
         maps = shp.elementwise_output_to_input(out, [o.shape.rank for o in instr.operands])
@@ -224,7 +229,7 @@ def output_to_input(
     elif instr.opcode in (Opcode.FUSION, Opcode.CALL):
         from xlapy.indexing.fusion import fusion_output_to_input
 
-        result = fusion_output_to_input(instr, output_id)
+        result = fusion_output_to_input(instr, output_id, simplify=simplify)
     else:
         rule = _OUTPUT_RULES.get(instr.opcode)
         result = (
