@@ -15,6 +15,7 @@ import numpy as np
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
+    contract,
     flushes,
     from_accumulator,
     to_accumulator,
@@ -142,10 +143,7 @@ def convolve(
         )
         out_batch = batch
     right = rhs_c.reshape(groups, group_out, kernel_in * taps).transpose(0, 2, 1)
-    if left.shape[-1] == 0:
-        product = np.zeros((groups, left.shape[1], group_out), dtype=np.result_type(left, right))
-    else:
-        product = np.matmul(left, right)
+    product = contract(left, right)
     # (groups, out_batch * positions, group_out) -> (out_batch, groups * group_out, spatial...)
     result = product.reshape(groups, out_batch, positions, group_out).transpose(1, 0, 3, 2)
     result = result.reshape([out_batch, out_features, *out_sizes])
@@ -161,7 +159,7 @@ def _evaluate(
     ctx: Evaluator, instr: HloInstruction, lhs: Array, rhs: Array, window: Window, op: str
 ) -> Array:
     result_type = instr.shape.element_type
-    acc = accumulator_dtype(result_type)
+    acc = accumulator_dtype(result_type, lhs, rhs)
     flush = flushes(ctx)
     a = instr.attrs
     total = convolve(
