@@ -90,7 +90,7 @@ class HloInstructionIndexing:
     """A set of maps per operand (output->input) or per output (input->output).
 
     Maps are kept unique (equal maps are merged) in insertion order; printing sorts each
-    set by its text, so equal indexings print equally.
+    set by its text (ignoring blanks), so equal indexings print equally.
     """
 
     def __init__(self, count: int = 0) -> None:
@@ -122,13 +122,18 @@ class HloInstructionIndexing:
         blocks = []
         for i, group in enumerate(self.maps):
             lines = [f"operand id = {i}"]
-            for text in sorted(m.to_string() for m in group):
+            for text in sorted((m.to_string() for m in group), key=_sort_key):
                 lines.extend("  " + line for line in text.splitlines())
             blocks.append("\n".join(lines))
         return "\n".join(blocks)
 
     def __str__(self) -> str:
         return self.to_string()
+
+
+def _sort_key(text: str) -> str:
+    """Maps of one operand print sorted by their text without blanks (identity first)."""
+    return "".join(text.split())
 
 
 def output_shape(instr: HloInstruction, output_id: int = 0) -> Shape:
