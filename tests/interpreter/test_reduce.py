@@ -13,28 +13,10 @@ F32, S32 = dtypes.F32, dtypes.S32
 
 
 def _ensure_body_ops():
-    """Region bodies here use tuple/select/compare/add/...: until those evaluators land in
-    their own modules, register minimal numpy stand-ins (no-ops once the real ones exist)."""
+    """Variadic bodies end in ``tuple``: until its evaluator lands in its own module,
+    register a stand-in (a no-op once the real one exists)."""
     load_evaluators()
-    numpy_ops = {
-        Opcode.ADD: np.add,
-        Opcode.MULTIPLY: np.multiply,
-        Opcode.MAXIMUM: np.maximum,
-        Opcode.MINIMUM: np.minimum,
-    }
-    for opcode, ufunc in numpy_ops.items():
-        EVALUATORS.setdefault(
-            opcode,
-            lambda ctx, instr, ops, f=ufunc: np.asarray(f(*ops)).astype(
-                instr.shape.element_type.numpy
-            ),
-        )
     EVALUATORS.setdefault(Opcode.TUPLE, lambda ctx, instr, ops: tuple(ops))
-    EVALUATORS.setdefault(Opcode.SELECT, lambda ctx, instr, ops: np.where(*ops))
-    compare = {"GE": np.greater_equal, "GT": np.greater, "EQ": np.equal}
-    EVALUATORS.setdefault(
-        Opcode.COMPARE, lambda ctx, instr, ops: compare[instr.attrs.direction.value](*ops)
-    )
 
 
 _ensure_body_ops()
