@@ -290,3 +290,85 @@ def test_transcendental_close_to_xla(opcode, fn, domain, dtype):
         f"{opcode.value} {np.dtype(dtype)}: {distance[worst]} ulps at x={operand[worst]!r}: "
         f"got {got[worst]!r}, XLA {expected[worst]!r}"
     )
+
+
+# ---- fp8 types: bit for bit ----------------------------------------------------------------------
+
+FP8 = [
+    ml_dtypes.float8_e4m3fn,
+    ml_dtypes.float8_e5m2,
+    ml_dtypes.float8_e4m3b11fnuz,
+    ml_dtypes.float8_e5m2fnuz,
+    ml_dtypes.float8_e4m3fnuz,
+    ml_dtypes.float8_e3m4,
+    ml_dtypes.float8_e4m3,
+]
+
+
+@pytest.mark.parametrize("dtype", FP8, ids=lambda d: np.dtype(d).name)
+def test_fp8_arithmetic_and_conversions_match_xla(dtype):
+    rng = np.random.default_rng(19)
+    lhs = rng.uniform(-20, 20, 300).astype(dtype)
+    rhs = rng.uniform(-20, 20, 300).astype(dtype)
+    t = dtypes.from_numpy(dtype)
+    for opcode, fn in FLOAT_BINARY:
+        if opcode is Opcode.REMAINDER:
+            continue
+        got = run_op(opcode, [lhs, rhs], t, flush_denormals=True)
+        assert_same_bits(got, jax_run(fn, lhs, rhs), f"{opcode.value} {np.dtype(dtype)}")
+    for source in (np.float32, ml_dtypes.bfloat16, np.float16):
+        operand = rng.uniform(-500, 500, 300).astype(source)
+        got = run_op(Opcode.CONVERT, [operand], t, flush_denormals=True)
+        expected = jax_run(lambda x: lax.convert_element_type(x, dtype), operand)
+        assert_same_bits(got, expected, f"convert {np.dtype(source)} -> {np.dtype(dtype)}")
+
+
+# ---- complex functions: close to XLA relative to the magnitude --------------------------------------
+
+COMPLEX_FUNCTIONS = [
+    (Opcode.MULTIPLY, lax.mul, 2),
+    (Opcode.DIVIDE, lax.div, 2),
+    (Opcode.EXP, lax.exp, 1),
+    (Opcode.LOG, lax.log, 1),
+    (Opcode.SQRT, lax.sqrt, 1),
+    (Opcode.RSQRT, lax.rsqrt, 1),
+    (Opcode.TANH, lax.tanh, 1),
+    (Opcode.SIN, lax.sin, 1),
+    (Opcode.COS, lax.cos, 1),
+    (Opcode.TAN, lax.tan, 1),
+    (Opcode.EXPM1, lax.expm1, 1),
+    (Opcode.LOG1P, lax.log1p, 1),
+    (Opcode.LOGISTIC, lax.logistic, 1),
+    (Opcode.SIGN, lax.sign, 1),
+    (Opcode.ABS, lax.abs, 1),
+    (Opcode.ASIN, lax.asin, 1),
+    (Opcode.ACOS, lax.acos, 1),
+    (Opcode.ATAN, lax.atan, 1),
+    (Opcode.ASINH, lax.asinh, 1),
+    (Opcode.ACOSH, lax.acosh, 1),
+    (Opcode.ATANH, lax.atanh, 1),
+    (Opcode.SINH, lax.sinh, 1),
+    (Opcode.COSH, lax.cosh, 1),
+    (Opcode.POWER, lax.pow, 2),
+    (Opcode.ATAN2, lax.atan2, 2),
+]
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128], ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize(
+    ("opcode", "fn", "arity"), COMPLEX_FUNCTIONS, ids=lambda x: getattr(x, "value", "")
+)
+def test_complex_close_to_xla(opcode, fn, arity, dtype):
+    rng = np.random.default_rng(23)
+    operands = [
+        (rng.uniform(-3, 3, 300) + 1j * rng.uniform(-3, 3, 300)).astype(dtype) for _ in range(arity)
+    ]
+    expected = jax_run(fn, *operands)
+    got = run_op(opcode, operands, dtypes.from_numpy(expected.dtype), flush_denormals=True)
+    eps = np.finfo(expected.real.dtype).eps
+    # XLA's f32 complex pow/atan2 lose ~20 ulps; everything else stays within a few.
+    allowed = 32 if opcode in (Opcode.POWER, Opcode.ATAN2) else 4
+    error = np.abs(got.astype(np.complex128) - expected) / np.abs(expected.astype(np.complex128))
+    assert error.max() <= allowed * eps, (
+        f"{opcode.value} {np.dtype(dtype)}: {error.max() / eps} eps"
+    )

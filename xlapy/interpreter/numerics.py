@@ -241,3 +241,29 @@ def float_bits_type(t: ElementType) -> np.dtype[Any]:
 def signed_type(t: ElementType) -> ElementType:
     """The signed integer type of ``t``'s width (pred counts as 8 bits)."""
     return dtypes.signed_of_width(t.bits)
+
+
+# ---- error-free transformations (for functions that cancel in f64) -----------------------
+
+
+def two_sum(a: Array, b: Array) -> tuple[Array, Array]:
+    """``a + b`` as ``(s, e)`` with ``s = fl(a + b)`` and ``a + b = s + e`` exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _split(a: Array) -> tuple[Array, Array]:
+    """Veltkamp split of f64 values into two halves of 26 significant bits."""
+    c = a * 134217729.0  # 2**27 + 1
+    high = c - (c - a)
+    return high, a - high
+
+
+def two_product(a: Array, b: Array) -> tuple[Array, Array]:
+    """``a * b`` as ``(p, e)`` with ``p = fl(a * b)`` and ``a * b = p + e`` exactly (Dekker)."""
+    p = a * b
+    a_high, a_low = _split(a)
+    b_high, b_low = _split(b)
+    e = ((a_high * b_high - p) + a_high * b_low + a_low * b_high) + a_low * b_low
+    return p, e

@@ -12,7 +12,7 @@ import numpy as np
 import scipy.special
 
 from xlapy.dtypes import ElementType
-from xlapy.interpreter import intmath
+from xlapy.interpreter import intmath, numerics
 from xlapy.interpreter.evals.elementwise import Row, make_complex, register, typeless, where
 from xlapy.interpreter.numerics import Array
 from xlapy.ir.opcode import Opcode
@@ -61,6 +61,23 @@ def logistic_complex(z: Array) -> Array:
     return 1 / (1 + np.exp(-z))
 
 
+def log1p_complex(z: Array) -> Array:
+    """``log(1 + z)`` without cancellation in the real part: ``0.5 * log1p(2x + x*x + y*y)``,
+    the sum evaluated with error-free products and sums (numpy's ``log1p`` loses digits when
+    ``|1 + z|`` is close to 1)."""
+    x, y = z.real, z.imag
+    xx, xx_error = numerics.two_product(x, x)
+    yy, yy_error = numerics.two_product(y, y)
+    head, error = numerics.two_sum(2 * x, xx)
+    head, error2 = numerics.two_sum(head, yy)
+    total = head + (error + error2 + xx_error + yy_error)
+    real = 0.5 * np.log1p(total)
+    # Huge or non-finite operands: the plain formula is exact enough and handles inf/NaN.
+    plain = np.log1p(z)
+    finite = np.isfinite(total) & (np.abs(x) < 1e150) & (np.abs(y) < 1e150)
+    return where(finite, make_complex(real, np.arctan2(y, 1 + x)), plain)
+
+
 def real_part(x: Array) -> Array:
     return np.real(x)
 
@@ -99,7 +116,7 @@ register(
     Row(Opcode.EXP, real=np.exp, complex=np.exp, precise=True),
     Row(Opcode.EXPM1, real=np.expm1, complex=np.expm1, precise=True),
     Row(Opcode.LOG, real=np.log, complex=np.log, precise=True),
-    Row(Opcode.LOG1P, real=np.log1p, complex=np.log1p, precise=True),
+    Row(Opcode.LOG1P, real=np.log1p, complex=log1p_complex, precise=True),
     Row(Opcode.LOGISTIC, real=scipy.special.expit, complex=logistic_complex, precise=True),
     Row(Opcode.SIN, real=np.sin, complex=np.sin, precise=True),
     Row(Opcode.COS, real=np.cos, complex=np.cos, precise=True),
