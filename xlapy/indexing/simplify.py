@@ -367,12 +367,7 @@ def mul_distribute_over_sum(s: Simplifier, lhs: AffineExpr, c: int) -> AffineExp
     return None
 
 
-def mul_by_one(s: Simplifier, lhs: AffineExpr, c: int) -> AffineExpr | None:
-    """Rewrites ``a * 1`` to ``a``."""
-    return lhs if c == 1 else None
-
-
-MUL_RULES = (mul_distribute_over_sum, mul_by_one)
+MUL_RULES = (mul_distribute_over_sum,)
 
 _RULES_BY_KIND: dict[
     ExprKind, tuple[Callable[[Simplifier, AffineExpr, int], AffineExpr | None], ...]
