@@ -12,6 +12,7 @@ os.environ["XLA_FLAGS"] = "--xla_force_host_platform_device_count=8"
 from pathlib import Path
 
 import jax
+import jax.numpy as jnp
 import numpy as np
 from jax import lax, shard_map
 from jax.sharding import NamedSharding
@@ -87,7 +88,7 @@ def main():
     )
     save(
         "mean_grad",
-        lambda w, v: lax.pmean(jax.grad(lambda w: (v @ w).sum())(w), "x"),
+        lambda w, v: lax.pmean(jax.grad(lambda w: jnp.tanh(v @ w).sum())(w), "x"),
         mesh,
         (P(), P("x")),
         P(),
