@@ -490,7 +490,9 @@ _TABLE: tuple[OpDef, ...] = (
             _ints("dimensions", required=True),
             _i("num_carries", required=True),
             _b("is_reverse"),
-            _b("is_associative"),
+            AttrSpec(
+                "is_associative", AttrKind.BOOL, default=False, print_policy=PrintPolicy.ALWAYS
+            ),
             _comp("to_apply"),
         ),
         Trait.NONE,
