@@ -40,6 +40,8 @@ _GENERIC = frozenset(
         "origin",
     }
 )
+# Ops whose to_apply XLA's canonical printing spells calls=.
+_CALLS_SPELLING = frozenset({Opcode.REDUCE_SCATTER, Opcode.SCAN})
 _ASYNC_SUFFIXES = {"-start": Opcode.ASYNC_START, "-update": Opcode.ASYNC_UPDATE,
                    "-done": Opcode.ASYNC_DONE}  # fmt: skip
 
@@ -103,6 +105,10 @@ class HloParser(T.AttrParser):
         if not module.computations:
             raise self.expected("a computation")
         module.entry = entry or module.computations[-1]
+        if module.config.entry_computation_layout is None:
+            # As XLA: the layout defaults to the entry's parameter and root shapes.
+            params = tuple(p.shape for p in module.entry.parameters)
+            module.config.entry_computation_layout = (params, module.entry.root.shape)
         if not module.name:
             module.name = "module_" + module.entry.name if module.entry.name else "module"
         return module
@@ -510,7 +516,7 @@ class HloParser(T.AttrParser):
             self.next()
             tok = self.next()
             key = str(tok.value)
-            if key == "calls" and opdef is not None and opdef.opcode is Opcode.REDUCE_SCATTER:
+            if key == "calls" and opdef is not None and opdef.opcode in _CALLS_SPELLING:
                 key = "to_apply"  # canonical printing spells it calls=
             if key in seen:
                 raise self.error(tok.start, f"attribute {key!r} is given more than once")
@@ -571,6 +577,15 @@ class HloParser(T.AttrParser):
             parsed["called_computations"] = (parsed.pop("to_apply"),)
         values.update(parsed)
         _canonicalize(opcode, values, operands)
+        if opcode in (Opcode.ASYNC_UPDATE, Opcode.ASYNC_DONE) and operands:
+            # update/done belong to their start: same computation and thread.
+            for key in ("calls", "async_execution_thread"):
+                if key not in values and operands[0].attrs.is_set(key):
+                    values[key] = operands[0].attrs[key]
+        if opcode is Opcode.ASYNC_START and values.get("calls") is not None:
+            # The wrapped computation runs on the async thread (XLA sets it on the callee).
+            thread = values.get("async_execution_thread", "main")
+            values["calls"].execution_thread = thread
         return self._make(scope, name, shape, opcode, operands, values, generic, unknown, op_tok)
 
     def _make(

@@ -169,6 +169,9 @@ def computation_post_order(module: HloModule) -> list[HloComputation]:
     return order
 
 
+_ASYNC_OPS = frozenset({Opcode.ASYNC_START, Opcode.ASYNC_UPDATE, Opcode.ASYNC_DONE})
+
+
 def is_sugared_async(instr: HloInstruction) -> bool:
     """True when an async op's wrapped computation is parameters plus one root op whose
     operands are those parameters in order (XLA prints it as ``<op>-start``)."""
@@ -233,15 +236,18 @@ class _Printer:
         return "".join(out)
 
     def hidden_computations(self, module: HloModule) -> set[int]:
-        """Wrapped computations of sugared async ops are not printed on their own."""
-        hidden: set[int] = set()
+        """Wrapped computations of sugared async ops are not printed on their own (unless
+        something else calls them too)."""
         if not self.o.syntax_sugar_async_ops:
-            return hidden
+            return set()
+        sugared: set[int] = set()
+        other: set[int] = set()
         for comp in module.computations:
             for instr in comp.instructions:
-                if instr.opcode is Opcode.ASYNC_START and is_sugared_async(instr):
-                    hidden.add(id(instr.attrs.calls))
-        return hidden
+                for callee in _called(instr):
+                    is_async = instr.opcode in _ASYNC_OPS and is_sugared_async(instr)
+                    (sugared if is_async else other).add(id(callee))
+        return sugared - other
 
     def header(self, module: HloModule) -> str:
         config = module.config
@@ -353,8 +359,8 @@ class _Printer:
             if not _should_print(spec, value):
                 continue
             key = spec.name
-            if self.o.print_called_computations_inline and instr.opcode is Opcode.REDUCE_SCATTER:
-                key = _INLINE_KEYS.get(key, key)
+            if self.o.print_called_computations_inline and instr.opcode in _CALLS_INLINE:
+                key = "calls" if key == "to_apply" else key
             out.append((key, self.attr_value(spec, value, indent)))
         out += [(name, str(raw)) for name, raw in instr.unknown_attributes]
         return out
@@ -368,7 +374,10 @@ class _Printer:
         return T.format_attr(spec, value, self.comp_name)
 
     def inline(self, comp: HloComputation, indent: int) -> str:
-        return "\n" + " " * indent + self.body(comp, indent)
+        text = "\n" + " " * indent + self.body(comp, indent)
+        if comp.execution_thread != "main":
+            text += f", execution_thread={T.format_string(comp.execution_thread)}"
+        return text
 
     def generic_attributes(self, instr: HloInstruction, indent: int) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
@@ -395,8 +404,8 @@ class _Printer:
         return out
 
 
-# XLA prints reduce-scatter's computation as "calls=" when bodies are printed inline.
-_INLINE_KEYS = {"to_apply": "calls"}
+# Ops whose to_apply XLA prints as "calls=" when bodies are printed inline (canonical).
+_CALLS_INLINE = frozenset({Opcode.REDUCE_SCATTER, Opcode.SCAN})
 
 
 def _should_print(spec: AttrSpec, value: Any) -> bool:

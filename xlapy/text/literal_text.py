@@ -153,7 +153,11 @@ def format_array(values: Array, etype: ElementType, dims: Sequence[int]) -> str:
     if inner == 0:
         level = ["{}"] * math.prod(dims[:-1])
     else:
-        level = ["{" + ", ".join(items[i : i + inner]) + "}" for i in range(0, len(items), inner)]
+        # Rows of more than one element in a rank >= 2 literal get inner spaces: { 1, 2 }.
+        left, right = ("{ ", " }") if len(dims) > 1 and inner > 1 else ("{", "}")
+        level = [
+            left + ", ".join(items[i : i + inner]) + right for i in range(0, len(items), inner)
+        ]
     for k in range(len(dims) - 2, -1, -1):
         d = dims[k]
         if d == 0:
