@@ -12,6 +12,10 @@ Every program ``<name>`` in ``examples/`` (``examples/generate.py``) and ``tests
 Integers, booleans and random bits must match bit for bit. Floats must agree to within a few
 ulp (``Tolerance``): XLA:CPU's transcendental functions are its own approximations and its
 optimizer reassociates some reductions; per-program bounds are listed in ``TOLERANCES``.
+
+A program that needs an op the interpreter cannot run yet (``Unimplemented``) is an expected
+failure naming that op; ``docs/e2e_findings.md`` lists them with their owners. Programs whose
+JAX result is not what the unoptimized program computes are listed in ``NOT_THE_PROGRAM``.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import numpy as np
 import pytest
 
 import xlapy
+from xlapy.errors import Unimplemented
 from xlapy.literal import Value
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,15 +45,19 @@ class Tolerance:
 
 
 DEFAULT = Tolerance()
-# Programs whose float results go through long chains of XLA:CPU's approximated
-# transcendentals (exp/log/tanh/erf) or reassociated reductions.
-TOLERANCES: dict[str, Tolerance] = {
-    "transformer": Tolerance(max_ulp=64, relative=1e-5),
-    "mlp": Tolerance(max_ulp=16, relative=1e-6),
-    "cnn": Tolerance(max_ulp=16, relative=1e-6),
-    "rnn": Tolerance(max_ulp=16, relative=1e-6),
-    "linalg": Tolerance(max_ulp=256, relative=1e-5),
-    "fft": Tolerance(max_ulp=16, relative=1e-6),
+# Per-program bounds where the default is not enough (none so far: the largest differences
+# measured, in docs/e2e_findings.md, are 128 ulp on near-zero transformer outputs and a
+# relative 4.8e-7 in linalg, both inside the default's relative bound).
+TOLERANCES: dict[str, Tolerance] = {}
+
+
+# (program, variant) -> why JAX's output differs from the program's semantics.
+NOT_THE_PROGRAM: dict[tuple[str, str], str] = {
+    (name, variant): (
+        "XLA:CPU computes (x_bf16 * x_bf16 + 1).astype(f32) in f32 without rounding the bf16 "
+        "intermediates (excess precision); the unoptimized program rounds after each bf16 op"
+    )
+    for name, variant in (("dtypes_mix", "hlo"), ("dtypes_mix", "mlir"))
 }
 
 
@@ -62,7 +71,15 @@ def _programs() -> list[tuple[str, Path]]:
 
 def _cases() -> list[object]:
     return [
-        pytest.param(name, directory, variant, id=f"{name}-{variant}")
+        pytest.param(
+            name,
+            directory,
+            variant,
+            id=f"{name}-{variant}",
+            marks=[pytest.mark.xfail(reason=NOT_THE_PROGRAM[name, variant], strict=True)]
+            if (name, variant) in NOT_THE_PROGRAM
+            else [],
+        )
         for name, directory in _programs()
         for variant in VARIANTS
     ]
@@ -137,7 +154,10 @@ def run_program(name: str, directory: Path, variant: str) -> tuple[list[Value], 
 def test_program(name: str, directory: Path, variant: str) -> None:
     if variant == "mlir":
         pytest.importorskip("xlapy.text.stablehlo_parser")
-    outputs, expected = run_program(name, directory, variant)
+    try:
+        outputs, expected = run_program(name, directory, variant)
+    except Unimplemented as exc:
+        pytest.xfail(f"the interpreter cannot run it yet: {exc}")
     assert len(outputs) == len(expected), (
         f"{name} ({variant}): {len(outputs)} outputs, JAX gives {len(expected)}"
     )
