@@ -331,3 +331,15 @@ def test_rng_uniform_matches_fresh_jax_process():
     want = np.array(json.loads(done.stdout.strip().splitlines()[-1]), np.float32)
     (out,) = xlapy.run(_rng("UNIFORM", dtypes.F32, [3, 4]), np.float32(-2), np.float32(3.5))
     np.testing.assert_array_equal(out, want)
+
+
+def test_rng_ignores_stablehlo_shape_operand():
+    shape = Shape.array(dtypes.S64, [1])
+    s = Shape.scalar(dtypes.U32)
+    m = _module(
+        [s, s, shape],
+        lambda c, ps: c.add_instruction(_rng_instr("UNIFORM", dtypes.U32, [6], ps)),
+    )
+    (out,) = xlapy.run(m, np.uint32(0), np.uint32(0), np.array([6], np.int64))
+    want, _ = philox_bits(RNG_KEY, CPU_INITIAL_RNG_STATE, [6], 32)
+    np.testing.assert_array_equal(out, want)

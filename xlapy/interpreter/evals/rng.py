@@ -386,6 +386,8 @@ def rng(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     bits from the key ``RNG_KEY ^ replica_id ^ partition_id << 32`` and the device state
     (advanced by the number of 32-bit units of the result); f16/bf16 are generated in f32 and
     rounded. Uniform ints: ``a + bits mod (b - a)``; ``b <= a`` gives what XLA gives.
+    A third operand (StableHLO's result shape) is ignored: the result shape is the
+    instruction's.
     """
     t = instr.shape.element_type
     distribution = instr.attrs.distribution
@@ -396,7 +398,12 @@ def rng(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
         raise InvalidArgument(
             f"rng {instr.name}: {distribution.value} supports the element types {allowed}; got {t}"
         )
-    a, b = (np.asarray(x) for x in operands)
+    if len(operands) not in (2, 3):
+        raise InvalidArgument(
+            f"rng {instr.name}: takes the two distribution parameters (and optionally "
+            f"StableHLO's shape operand); got {len(operands)} operands"
+        )
+    a, b = (np.asarray(x) for x in operands[:2])
     if a.ndim or b.ndim:
         raise InvalidArgument(
             f"rng {instr.name}: the parameters must be scalars; got shapes {list(a.shape)} and "
