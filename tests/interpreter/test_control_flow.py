@@ -330,3 +330,14 @@ def test_call_inside_while_inside_conditional():
     m = _module(plus3_comp, body_comp, cond_comp, loop, other, entry.comp)
     assert int(xlapy.run(m, True, np.int32(1))[0]) == 10
     assert int(xlapy.run(m, False, np.int32(1))[0]) == -1
+
+
+def test_conditional_without_branch_operands():
+    # StableHLO's case: regions take no arguments; index 2 of 2 branches runs the last one.
+    s = _scalar(S32)
+    b0, b1 = Comp("zero", []), Comp("one", [])
+    zero, one = b0.root(b0.const(0, S32)), b1.root(b1.const(1, S32))
+    entry = Comp("main", [s])
+    entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(zero, one)))
+    m = _module(zero, one, entry.comp)
+    assert [int(xlapy.run(m, np.int32(i))[0]) for i in (-1, 0, 1, 2)] == [1, 0, 1, 1]

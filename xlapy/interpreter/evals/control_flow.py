@@ -60,10 +60,12 @@ def conditional(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
     Boolean form: ``predicate`` true runs branch 0 (``true_computation``), false branch 1.
     Indexed form: ``branch_index`` (s32) runs ``branch_computations[branch_index]``; an index
     ``< 0`` or ``>= N`` runs the last branch, ``branch_computations[N-1]``.
+    A conditional without branch operands runs parameterless branches (StableHLO's ``if`` and
+    ``case``, whose regions take no arguments).
     """
     branches = _branches(instr)
     selector, *branch_operands = operands
-    if len(branch_operands) != len(branches):
+    if branch_operands and len(branch_operands) != len(branches):
         raise InvalidArgument(
             f"conditional {instr.name}: needs one operand per branch; got {len(branches)} "
             f"branches and {len(branch_operands)} branch operands"
@@ -89,7 +91,7 @@ def conditional(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
             f"conditional {instr.name}: the branch selector must be pred[] or s32[]; got "
             f"{shape_of(selector).to_hlo(layout=False)}"
         )
-    return ctx.call(branches[index], [branch_operands[index]])
+    return ctx.call(branches[index], [branch_operands[index]] if branch_operands else [])
 
 
 @evaluates(Opcode.CALL)
