@@ -212,10 +212,10 @@ def parse_slice(p: Cursor) -> A.SliceSpec:
             p.expect_punct(",", "between slice ranges")
         p.expect_punct("[", "to start a slice range [start:limit:stride]")
         nums = [p.expect_int("the slice start")]
-        while p.accept_punct(":"):
+        while len(nums) < 3 and p.accept_punct(":"):
             nums.append(p.expect_int("a slice bound"))
-        if len(nums) not in (2, 3):
-            raise p.expected("[start:limit] or [start:limit:stride]")
+        if len(nums) == 1:
+            raise p.expected("':' in [start:limit:stride]")
         p.expect_punct("]", "to close a slice range")
         dims.append(A.SliceDimension(*nums))
     return A.SliceSpec(tuple(dims))

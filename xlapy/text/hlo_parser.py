@@ -512,9 +512,15 @@ class HloParser(T.AttrParser):
         generic: dict[str, Any] = {}
         unknown: list[tuple[str, A.RawAttribute]] = []
         seen: set[str] = set()
-        while self.at_punct(",") and self.peek2().kind is Tok.ATTR:
+        while self.at_punct(","):
             self.next()
             tok = self.next()
+            if tok.kind is not Tok.ATTR:
+                if tok.kind is Tok.IDENT and self.peek().is_punct("="):
+                    raise self.error(
+                        tok.end, f"no space is allowed before '=' in an attribute: {tok.value}="
+                    )
+                raise self.expected("an attribute like name=value after ','", tok)
             key = str(tok.value)
             if key == "calls" and opdef is not None and opdef.opcode in _CALLS_SPELLING:
                 key = "to_apply"  # canonical printing spells it calls=
@@ -617,7 +623,8 @@ class HloParser(T.AttrParser):
                 unknown_attributes=unknown,
             )
         except InvalidArgument as err:
-            raise self.error(op_tok.start, f"{name}: {err}") from None
+            message = str(err).replace(f"{opcode.value}: ", f"{opcode.value} {name}: ", 1)
+            raise self.error(op_tok.start, message) from None
         scope.comp.add_instruction(instr)
         return instr
 
