@@ -8,8 +8,10 @@ terms merged, ``(x * 6) floordiv 3 -> x * 2``...), so equal expressions are the 
 Range-aware simplification lives in ``xlapy.indexing.simplify``; text parsing in ``text``.
 
 >>> d0, d1 = dim(0), dim(1)
+>>> str((d0 * 3 + d1) // 8)
+'(d0 * 3 + d1) floordiv 8'
 >>> str((d0 * 8 + d1) // 8)
-'(d0 * 8 + d1) floordiv 8'
+'d0 + d1 floordiv 8'
 >>> str(-d1 + 16)
 '-d1 + 16'
 >>> (d0 + 1) - 1 is d0
