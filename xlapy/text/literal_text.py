@@ -177,7 +177,7 @@ def format_value(value: Value, shape: Shape, *, elide: bool = False) -> str:
         return "( " + ", ".join(parts) + " )"
     if shape.is_token:
         return "token"
-    assert isinstance(value, np.ndarray)
+    value = np.asarray(value)
     if elide and value.size > ELIDE_THRESHOLD:
         return "{...}"
     return format_array(value, shape.element_type, shape.dims)
@@ -466,7 +466,8 @@ def _convert_floats(
                 special.append((i, _nan_bits(etype, negative, payload)))
         else:
             raise src.error(offsets[i], f"expected a number for {etype.name}, found '{tok}'")
-    out = wide.astype(etype.numpy)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = wide.astype(etype.numpy)
     finite = np.isfinite(wide)
     bad = finite & ~np.isfinite(out.astype(np.float64))
     if etype is dtypes.F8E8M0FNU:
