@@ -1,0 +1,149 @@
+"""Run StableHLO test files as ``stablehlo-translate --interpret`` does.
+
+  xlapy interpret FILE... [--args="[dense<1> : tensor<2xi32>, ...]"] [--print-results]
+
+Each file is split at ``// -----`` lines; each chunk runs ``main``, or its only function, or
+else every public function without arguments (one test each). Check ops assert; every failed
+check is reported. Prints ``PASS file:function`` or ``FAIL file:function: why`` per test, then
+``N passed, M failed`` alone on the last line. Exit status: 0 when every test passed, 1 when a
+check failed or a test raised, 2 when a file does not parse or uses an unsupported op.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from xlapy.errors import ParseError, Unimplemented, XlaError
+from xlapy.interpreter.evals.checks import collect_check_failures, format_value
+from xlapy.interpreter.run import run
+from xlapy.ir.module import HloModule
+from xlapy.literal import Literal, Value
+
+PASS, FAIL, UNSUPPORTED, PARSE_ERROR = "pass", "fail", "unsupported", "parse-error"
+
+
+@dataclass
+class TestResult:
+    """The outcome of one test function."""
+
+    file: str
+    name: str
+    line: int
+    status: str
+    message: str = ""
+    seconds: float = 0.0
+    results: list[Value] | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status == PASS
+
+
+def parse_args_attr(text: str) -> list[np.ndarray]:
+    """``[dense<1> : tensor<2xi32>, ...]`` -> arrays (the ``--args`` of stablehlo-translate)."""
+    from xlapy.text.mlir_parser import MlirParser
+
+    parser = MlirParser(text, "--args")
+    if not parser.at("["):
+        raise ParseError.at(
+            text, 0, "expected array attribute string for args, i.e. --args=[dense<1> : "
+            "tensor<2xi32>, ...]", "--args"
+        )  # fmt: skip
+    start = parser.tok.start
+    values = parser.parse_attr()
+    if not isinstance(values, list) or not all(isinstance(v, Literal) for v in values):
+        raise ParseError.at(
+            text, start, "expected dense elements attribute for args elements, i.e. "
+            "--args=[dense<1> : tensor<2xi32>, ...]", "--args"
+        )  # fmt: skip
+    return [np.asarray(v.value) for v in values]
+
+
+def run_module(module: HloModule, args: list[np.ndarray] | None = None
+               ) -> tuple[list[str], list[Value]]:  # fmt: skip
+    """Runs the entry computation; returns (failed check messages, results)."""
+    params = module.entry.parameters
+    given = list(args or [])
+    if len(given) != len(params):
+        raise Unimplemented(
+            f"function {module.entry.name} takes {len(params)} arguments; got {len(given)} "
+            "(pass them with --args)"
+        )
+    with collect_check_failures() as report:
+        results = run(module, *given)
+    return report.failures, results
+
+
+def run_text(text: str, filename: str, args: list[np.ndarray] | None = None
+             ) -> list[TestResult]:  # fmt: skip
+    """Parses and runs every test of one file."""
+    from xlapy.text.stablehlo_parser import parse_stablehlo_tests
+
+    outcomes: list[TestResult] = []
+    for case in parse_stablehlo_tests(text, filename):
+        start = time.perf_counter()
+        result = TestResult(filename, case.name, case.line, PASS)
+        try:
+            if case.module is None:
+                assert case.error is not None
+                raise case.error
+            failures, values = run_module(case.module, args)
+            result.results = values
+            if failures:
+                result.status = FAIL
+                result.message = "; ".join(failures)
+        except ParseError as err:
+            result.status, result.message = PARSE_ERROR, str(err)
+        except Unimplemented as err:
+            result.status, result.message = UNSUPPORTED, str(err)
+        except XlaError as err:
+            result.status, result.message = FAIL, f"{type(err).__name__}: {err}"
+        except RecursionError:
+            result.status, result.message = FAIL, "internal error: recursion too deep"
+        except Exception as err:  # a bug in an evaluator must not stop the other tests
+            result.status = FAIL
+            result.message = f"internal error: {type(err).__name__}: {err}"
+        result.seconds = time.perf_counter() - start
+        outcomes.append(result)
+    return outcomes
+
+
+def run_file(path: str | Path, args: list[np.ndarray] | None = None) -> list[TestResult]:
+    path = Path(path)
+    return run_text(path.read_text(), str(path), args)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", help="StableHLO .mlir files")
+    parser.add_argument("--args", help='entry arguments: "[dense<1> : tensor<2xi32>, ...]"')
+    parser.add_argument(
+        "--print-results", action="store_true", help="print the results of each test function"
+    )
+
+
+def main(args: argparse.Namespace) -> int:
+    entry_args = parse_args_attr(args.args) if args.args else None
+    passed = failed = 0
+    worst = 0
+    for path in args.files:
+        for result in run_file(path, entry_args):
+            where = f"{result.file}:{result.name}"
+            if result.passed:
+                passed += 1
+                print(f"PASS {where}")
+                if args.print_results and result.results:
+                    for value in result.results:
+                        print(format_value(value))
+                continue
+            failed += 1
+            print(f"FAIL {where}: {result.message}")
+            worst = max(worst, 2 if result.status in (UNSUPPORTED, PARSE_ERROR) else 1)
+    sys.stdout.flush()
+    print(f"{passed} passed, {failed} failed")
+    return worst

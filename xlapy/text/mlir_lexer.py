@@ -1,0 +1,168 @@
+"""Tokens of MLIR text (STABLEHLO_SYNTAX.md §2), produced on demand from a position.
+
+The lexer is position based so the parser can switch to raw scanning where MLIR's lexical rules
+depend on context (``tensor<2x3xf32>`` dims, ``dense<...>`` bodies). Trivia skipped between
+tokens: whitespace, ``//`` comments and debug locations ``loc(...)`` (balanced, strings
+respected), which may follow any op, argument, function or module.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+
+from xlapy.errors import ParseError
+
+
+class Tok(enum.Enum):
+    """Token kinds."""
+
+    EOF = "end of input"
+    SSA = "SSA value"  # %name, %name#3
+    BLOCK = "block label"  # ^bb0
+    SYMBOL = "symbol"  # @name, @"quoted"
+    HASH = "attribute name"  # #stablehlo.gather, #loc3, #stablehlo
+    BANG = "type name"  # !stablehlo.token, !quant.uniform
+    ID = "identifier"  # stablehlo.add, dims, LT, tensor, f32
+    INT = "integer"  # -12, 0x7FC00000
+    FLOAT = "float"  # 1.5, -2.000000e+00
+    STRING = "string"  # "..." (text keeps the quotes)
+    PUNCT = "punctuation"  # ( ) [ ] { } < > , : = -> :: ? * +
+
+
+@dataclass(slots=True)
+class Token:
+    kind: Tok
+    text: str
+    start: int
+    end: int
+
+
+_ID_CHARS = r"[A-Za-z0-9_$.\-]"
+_TOKEN = re.compile(
+    r"""
+    (?:\s+|//[^\n]*)*
+    (?:
+    (?P<SSA>%(?:[A-Za-z_$.\-][A-Za-z0-9_$.\-]*|\d+)(?:\#\d+)?)
+  | (?P<ID>[A-Za-z_][A-Za-z0-9_$.]*)
+  | (?P<PUNCT>[()\[\]{},:=?*+<>])
+  | (?P<FLOAT>-?\d+\.\d*(?:[eE][+-]?\d+)?)
+  | (?P<INT>-?0x[0-9a-fA-F]+|-?\d+)
+  | (?P<STRING>"[^"\\]*(?:\\.[^"\\]*)*")
+  | (?P<ARROW>->)
+  | (?P<DCOLON>::)
+  | (?P<BLOCK>\^[A-Za-z0-9_$.\-]+)
+  | (?P<SYMBOL>@(?:"[^"\\]*(?:\\.[^"\\]*)*"|[A-Za-z_$.][A-Za-z0-9_$.\-]*))
+  | (?P<HASH>\#[A-Za-z_][A-Za-z0-9_$.]*)
+  | (?P<BANG>![A-Za-z_][A-Za-z0-9_$.]*)
+  | (?P<EOF>\Z)
+    )
+    """,
+    re.X,
+)
+_TRIVIA = re.compile(r"(?:\s+|//[^\n]*)*")
+_LOC = re.compile(r"loc\s*\(")
+_STRING_OR_PAREN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[()]')
+_KINDS = {
+    "SSA": Tok.SSA,
+    "BLOCK": Tok.BLOCK,
+    "SYMBOL": Tok.SYMBOL,
+    "HASH": Tok.HASH,
+    "BANG": Tok.BANG,
+    "FLOAT": Tok.FLOAT,
+    "INT": Tok.INT,
+    "STRING": Tok.STRING,
+    "ARROW": Tok.PUNCT,
+    "DCOLON": Tok.PUNCT,
+    "ID": Tok.ID,
+    "PUNCT": Tok.PUNCT,
+    "EOF": Tok.EOF,
+}
+
+
+class Lexer:
+    """Lexes ``text[start:end]`` on demand; ``token_at(pos)`` returns the token at or after pos."""
+
+    def __init__(self, text: str, filename: str = "<string>", start: int = 0, end: int = -1):
+        self.text = text
+        self.filename = filename
+        self.start = start
+        self.end = len(text) if end < 0 else end
+
+    def error(self, offset: int, message: str) -> ParseError:
+        return ParseError.at(self.text, offset, message, self.filename)
+
+    def skip_trivia(self, pos: int) -> int:
+        """The first position at or after ``pos`` that is not whitespace, comment or loc(...)."""
+        text = self.text
+        while True:
+            pos = _TRIVIA.match(text, pos, self.end).end()
+            if text.startswith("loc", pos) and (pos == 0 or not re.match(_ID_CHARS, text[pos - 1])):
+                m = _LOC.match(text, pos, self.end)
+                if m is not None:
+                    pos = self._skip_balanced(pos, m.end())
+                    continue
+            return pos
+
+    def _skip_balanced(self, start: int, pos: int) -> int:
+        depth = 1
+        text = self.text
+        while depth:
+            m = _STRING_OR_PAREN.search(text, pos, self.end)
+            if m is None:
+                raise self.error(start, "unterminated loc(...)")
+            pos = m.end()
+            if m.group() == "(":
+                depth += 1
+            elif m.group() == ")":
+                depth -= 1
+        return pos
+
+    def token_at(self, pos: int) -> Token:
+        text = self.text
+        while True:
+            m = _TOKEN.match(text, pos, self.end)
+            if m is None:
+                pos = self.skip_trivia(pos)
+                raise self.error(pos, f"unexpected character {text[pos]!r}")
+            kind = m.lastgroup
+            assert kind is not None
+            start = m.start(kind)
+            if kind == "ID" and m.group(kind) == "loc":
+                loc = _LOC.match(text, start, self.end)
+                if loc is not None:
+                    pos = self._skip_balanced(start, loc.end())
+                    continue
+            return Token(_KINDS[kind], m.group(kind), start, m.end())
+
+
+def unescape_string(token_text: str) -> str:
+    """The value of an MLIR string literal (quotes included in ``token_text``).
+
+    Escapes: ``\\"``, ``\\\\``, ``\\n``, ``\\t`` and ``\\XX`` (two hex digits, a raw byte)."""
+    body = token_text[1:-1]
+    if "\\" not in body:
+        return body
+    out = bytearray()
+    i = 0
+    while i < len(body):
+        c = body[i]
+        if c != "\\":
+            out += c.encode()
+            i += 1
+            continue
+        nxt = body[i + 1 : i + 2]
+        if nxt in ('"', "\\"):
+            out += nxt.encode()
+            i += 2
+        elif nxt == "n":
+            out += b"\n"
+            i += 2
+        elif nxt == "t":
+            out += b"\t"
+            i += 2
+        else:
+            out.append(int(body[i + 1 : i + 3], 16))
+            i += 3
+    return out.decode("utf-8", errors="surrogateescape")

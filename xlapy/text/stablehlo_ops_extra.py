@@ -1,0 +1,520 @@
+"""Mapping of custom calls, collectives, send/recv/feeds, CHLO ops, and the ``check.*`` and
+``interpreter.*`` test ops onto HLO.
+
+* ``check.*`` ops and ``@check.*`` custom calls -> ``custom-call`` with target ``check.<name>``
+  (``*_const`` forms check against a ``constant``); parameters go in ``backend_config`` as an
+  MLIR dictionary with every default written out: ``check.expect_almost_eq`` ops default to
+  ``tolerance = 1e-4``, the ``@check.expect_almost_eq`` custom call to ``1e-3``;
+  ``check.expect_close`` ops to ULP range [0, 1], the custom call to [0, 3].
+* ``interpreter.probe`` -> ``custom-call`` target ``interpreter.probe`` (returns its operand,
+  ``backend_config = {probe_id = "..."}``); ``interpreter.print`` -> target
+  ``interpreter.print``; ``interpreter.run_parallel`` -> target ``interpreter.run_parallel``
+  whose ``called_computations`` are the program (and infeed) functions in order of first
+  appearance, with ``backend_config`` the source text of the op's ``{programs = [[@f, ...],
+  ...], infeed = [...]}`` attributes; its results are the flattened per-process results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.errors import InvalidArgument
+from xlapy.ir import attrs as A
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Literal
+from xlapy.shape import Shape
+from xlapy.text.mlir_ast import DialectAttr, Op, SymbolRef
+from xlapy.text.stablehlo_lower import Builder, lowers
+from xlapy.text.stablehlo_ops import enum_name, fields, ints, precision
+
+_API_VERSIONS = {
+    0: A.CustomCallApiVersion.ORIGINAL,
+    1: A.CustomCallApiVersion.ORIGINAL,
+    2: A.CustomCallApiVersion.STATUS_RETURNING,
+    3: A.CustomCallApiVersion.STATUS_RETURNING_UNIFIED,
+    4: A.CustomCallApiVersion.TYPED_FFI,
+}
+
+
+def _float_text(value: float) -> str:
+    return f"{value:.17e}"
+
+
+def _check_call(b: Builder, op: Op, target: str, operands: list[HloInstruction],
+                config: str, shape: Shape | None = None) -> HloInstruction:  # fmt: skip
+    attrs = {"custom_call_target": target, "custom_call_has_side_effect": True}
+    return b.add(Opcode.CUSTOM_CALL, shape or Shape.tuple_of([]), operands, attrs,
+                 backend_config=config)  # fmt: skip
+
+
+# ---- custom_call ------------------------------------------------------------------------------
+
+
+def _with_layout(shape: Shape, layout: Any) -> Shape:
+    if not isinstance(layout, Literal) or not shape.is_array:
+        return shape
+    return Shape.array(shape.element_type, shape.dims, ints(layout), shape.dynamic)
+
+
+@lowers("stablehlo.custom_call")
+def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
+    target = str(op.attrs.get("call_target_name", ""))
+    if target.startswith("check."):
+        return _check_custom_call(b, op, target)
+    operands = b.operands(op)
+    attrs: dict[str, Any] = {
+        "custom_call_target": target,
+        "custom_call_has_side_effect": bool(op.attrs.get("has_side_effect", False)),
+        "api_version": _API_VERSIONS.get(
+            int(op.attrs.get("api_version", 1)), A.CustomCallApiVersion.ORIGINAL
+        ),
+    }
+    called = op.attrs.get("called_computations") or []
+    if called:
+        attrs["called_computations"] = tuple(
+            b.module.function(s.name, op.offset) for s in called if isinstance(s, SymbolRef)
+        )
+    aliases = []
+    for alias in op.attrs.get("output_operand_aliases") or []:
+        f = fields(alias, op, "output_operand_alias")
+        aliases.append(A.OutputOperandAlias(ints(f.get("output_tuple_indices")),
+                                            int(f.get("operand_index", 0)),
+                                            ints(f.get("operand_tuple_indices"))))  # fmt: skip
+    if aliases:
+        attrs["output_to_operand_aliasing"] = tuple(aliases)
+    layouts = op.attrs.get("operand_layouts")
+    if layouts:
+        attrs["operand_layout_constraints"] = tuple(
+            _with_layout(o.shape, lay) for o, lay in zip(operands, layouts, strict=True)
+        )
+    config = op.attrs.get("backend_config", "")
+    backend_config = config if isinstance(config, str) else op.raw.get("backend_config", "")
+    shapes = b.result_shapes(op)
+    result_layouts = op.attrs.get("result_layouts")
+    if result_layouts:
+        shapes = [_with_layout(s, lay) for s, lay in zip(shapes, result_layouts, strict=True)]
+    frontend = op.attrs.get("mhlo.frontend_attributes")
+    fe = {str(k): str(v) for k, v in frontend.items()} if isinstance(frontend, dict) else {}
+    shape = shapes[0] if len(shapes) == 1 else Shape.tuple_of(shapes)
+    call = b.add(Opcode.CUSTOM_CALL, shape, operands, attrs, backend_config=backend_config,
+                 frontend_attributes=fe)  # fmt: skip
+    return [call] if len(shapes) == 1 else b.unpack(call)
+
+
+def _check_custom_call(b: Builder, op: Op, target: str) -> list[HloInstruction]:
+    operands = b.operands(op)
+    if len(operands) != 2:
+        raise InvalidArgument(f"@{target} takes two operands; got {len(operands)}")
+    if target == "check.expect_almost_eq":
+        config = f"{{tolerance = {_float_text(1e-3)} : f64}}"
+    elif target == "check.expect_close":
+        config = "{max_ulp_difference = 3 : i64, min_ulp_difference = 0 : i64}"
+    elif target == "check.eq":
+        config = f"{{tolerance = {_float_text(1e-4)} : f64}}"
+    elif target == "check.expect_eq":
+        config = ""
+    else:
+        raise b.module.unsupported(op.offset, f"unknown check custom call @{target}")
+    shapes = b.result_shapes(op)
+    call = _check_call(b, op, target, operands, config, shapes[0] if shapes else None)
+    return [call] if shapes else []
+
+
+# ---- check and interpreter ops ----------------------------------------------------------------
+
+
+def _check_operands(b: Builder, op: Op) -> list[HloInstruction]:
+    operands = b.operands(op)
+    if op.name.endswith("_const"):
+        value = op.attrs.get("value")
+        if not isinstance(value, Literal):
+            raise InvalidArgument(f"{op.name} needs a dense constant")
+        operands.append(b.add(Opcode.CONSTANT, value.shape, (), {"literal": value}))
+    if len(operands) != 2:
+        raise InvalidArgument(f"{op.name} compares two values; got {len(operands)}")
+    return operands
+
+
+@lowers("check.expect_eq", "check.expect_eq_const")
+def _expect_eq(b: Builder, op: Op) -> list[HloInstruction]:
+    _check_call(b, op, "check.expect_eq", _check_operands(b, op), "")
+    return []
+
+
+@lowers("check.expect_almost_eq", "check.expect_almost_eq_const")
+def _expect_almost_eq(b: Builder, op: Op) -> list[HloInstruction]:
+    tolerance = float(op.attrs.get("tolerance", 1e-4))
+    config = f"{{tolerance = {_float_text(tolerance)} : f64}}"
+    _check_call(b, op, "check.expect_almost_eq", _check_operands(b, op), config)
+    return []
+
+
+@lowers("check.expect_close")
+def _expect_close(b: Builder, op: Op) -> list[HloInstruction]:
+    hi = int(op.attrs.get("max_ulp_difference", 1))
+    lo = int(op.attrs.get("min_ulp_difference", 0))
+    config = f"{{max_ulp_difference = {hi} : i64, min_ulp_difference = {lo} : i64}}"
+    _check_call(b, op, "check.expect_close", _check_operands(b, op), config)
+    return []
+
+
+@lowers("check.expect_serialized_eq")
+def _expect_serialized_eq(b: Builder, op: Op) -> list[HloInstruction]:
+    probe = str(op.attrs.get("probe_id", ""))
+    iteration = int(op.attrs.get("iter", 0))
+    config = f'{{iter = {iteration} : i64, probe_id = "{_escape(probe)}"}}'
+    _check_call(b, op, "check.expect_serialized_eq", b.operands(op), config)
+    return []
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+@lowers("interpreter.probe")
+def _probe(b: Builder, op: Op) -> list[HloInstruction]:
+    config = f'{{probe_id = "{_escape(str(op.attrs.get("probe_id", "")))}"}}'
+    return [_check_call(b, op, "interpreter.probe", b.operands(op), config, b.result_shape(op))]
+
+
+@lowers("interpreter.print")
+def _print(b: Builder, op: Op) -> list[HloInstruction]:
+    _check_call(b, op, "interpreter.print", b.operands(op), "")
+    return []
+
+
+@lowers("interpreter.run_parallel")
+def _run_parallel(b: Builder, op: Op) -> list[HloInstruction]:
+    names: list[str] = []
+    for row in op.attrs.get("programs") or []:
+        for sym in row:
+            if isinstance(sym, SymbolRef) and sym.name not in names:
+                names.append(sym.name)
+    for sym in op.attrs.get("infeed") or []:
+        if isinstance(sym, SymbolRef) and sym.name not in names:
+            names.append(sym.name)
+    comps = tuple(b.module.function(n, op.offset) for n in names)
+    parts = [f"{key} = {op.raw[key]}" for key in sorted(op.raw) if key in ("infeed", "programs")]
+    attrs = {
+        "custom_call_target": "interpreter.run_parallel",
+        "custom_call_has_side_effect": True,
+        "called_computations": comps,
+    }
+    shapes = b.result_shapes(op)
+    call = b.add(Opcode.CUSTOM_CALL, Shape.tuple_of(shapes), b.operands(op), attrs,
+                 backend_config="{" + ", ".join(parts) + "}")  # fmt: skip
+    return b.unpack(call)
+
+
+# ---- collectives, send/recv, feeds ------------------------------------------------------------
+
+
+def _replica_groups(value: Any) -> A.ReplicaGroups:
+    if not isinstance(value, Literal) or not np.size(value.value):
+        return A.ReplicaGroups()
+    rows = np.asarray(value.value).reshape(value.shape.dims[0], -1)
+    return A.ReplicaGroups(tuple(tuple(int(x) for x in r if x >= 0) for r in rows))
+
+
+def _collective_attrs(op: Op) -> dict[str, Any]:
+    attrs: dict[str, Any] = {}
+    handle = op.attrs.get("channel_handle")
+    if isinstance(handle, DialectAttr) and int(handle.fields.get("handle", 0)) > 0:
+        attrs["channel_id"] = int(handle.fields["handle"])
+    if "replica_groups" in op.attrs:
+        attrs["replica_groups"] = _replica_groups(op.attrs["replica_groups"])
+    return attrs
+
+
+@lowers("stablehlo.all_reduce", "stablehlo.reduce_scatter", "stablehlo.collective_reduce")
+def _all_reduce(b: Builder, op: Op) -> list[HloInstruction]:
+    attrs = _collective_attrs(op)
+    attrs["use_global_device_ids"] = bool(op.attrs.get("use_global_device_ids", False))
+    attrs["to_apply"] = b.region(op.regions[0], op.offset)
+    opcode = {
+        "stablehlo.all_reduce": Opcode.ALL_REDUCE,
+        "stablehlo.reduce_scatter": Opcode.REDUCE_SCATTER,
+        "stablehlo.collective_reduce": Opcode.COLLECTIVE_REDUCE,
+    }[op.name]
+    if opcode is Opcode.REDUCE_SCATTER:
+        attrs["dimensions"] = (int(op.attrs["scatter_dimension"]),)
+    if opcode is Opcode.COLLECTIVE_REDUCE:
+        attrs.pop("use_global_device_ids")
+    return b.multi(op, opcode, b.operands(op), attrs)
+
+
+@lowers("stablehlo.cross-replica-sum")
+def _cross_replica_sum(b: Builder, op: Op) -> list[HloInstruction]:
+    (x,) = b.operands(op)
+    scalar = Shape.scalar(x.shape.element_type)
+    comp = HloComputation(b.module.region_name())
+    lhs = comp.add_instruction(
+        HloInstruction(Opcode.PARAMETER, scalar, (), {"parameter_number": 0})
+    )
+    rhs = comp.add_instruction(
+        HloInstruction(Opcode.PARAMETER, scalar, (), {"parameter_number": 1})
+    )
+    comp.add_instruction(HloInstruction(Opcode.ADD, scalar, [lhs, rhs]), root=True)
+    b.module.hlo.add_computation(comp)
+    attrs = _collective_attrs(op)
+    attrs["to_apply"] = comp
+    return [b.add(Opcode.ALL_REDUCE, b.result_shape(op), [x], attrs)]
+
+
+@lowers("stablehlo.all_gather")
+def _all_gather(b: Builder, op: Op) -> list[HloInstruction]:
+    attrs = _collective_attrs(op)
+    attrs["dimensions"] = (int(op.attrs["all_gather_dim"]),)
+    attrs["use_global_device_ids"] = bool(op.attrs.get("use_global_device_ids", False))
+    return b.multi(op, Opcode.ALL_GATHER, b.operands(op), attrs)
+
+
+@lowers("stablehlo.all_to_all")
+def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
+    """``split_dimension == concat_dimension``: one all-to-all; otherwise XLA's decomposition:
+    split the split dimension into (split_count, size / split_count), all-to-all over the new
+    dimension, move it in front of the concat dimension and merge the two."""
+    operands = b.operands(op)
+    split = int(op.attrs["split_dimension"])
+    concat = int(op.attrs["concat_dimension"])
+    count = int(op.attrs["split_count"])
+    attrs = _collective_attrs(op)
+    if split == concat:
+        attrs["dimensions"] = (split,)
+        return b.multi(op, Opcode.ALL_TO_ALL, operands, attrs)
+    if len(operands) != 1:
+        raise b.module.unsupported(op.offset, "variadic all_to_all with split != concat")
+    (x,) = operands
+    dims = list(x.shape.dims)
+    if dims[split] % count:
+        raise InvalidArgument(
+            f"dimension {split} of size {dims[split]} is not divisible by {count}"
+        )
+    sizes = [*dims[:split], count, dims[split] // count, *dims[split + 1 :]]
+    reshaped = b.add(Opcode.RESHAPE, Shape.array(x.shape.element_type, sizes), [x])
+    attrs["dimensions"] = (split,)
+    exchanged = b.add(Opcode.ALL_TO_ALL, reshaped.shape, [reshaped], attrs)
+    perm: list[int] = []
+    for i in range(len(dims)):
+        after = i + 1 if i >= split else i
+        if i == concat:
+            perm.append(split)
+        perm.append(after)
+    moved = Shape.array(x.shape.element_type, [sizes[p] for p in perm])
+    transposed = b.add(Opcode.TRANSPOSE, moved, [exchanged], {"dimensions": tuple(perm)})
+    return [b.add(Opcode.RESHAPE, b.result_shape(op), [transposed])]
+
+
+@lowers("stablehlo.collective_permute")
+def _collective_permute(b: Builder, op: Op) -> list[HloInstruction]:
+    attrs = _collective_attrs(op)
+    pairs = op.attrs.get("source_target_pairs")
+    rows = np.asarray(pairs.value).reshape(-1, 2) if isinstance(pairs, Literal) else []
+    attrs["source_target_pairs"] = tuple((int(s), int(t)) for s, t in rows)
+    return b.multi(op, Opcode.COLLECTIVE_PERMUTE, b.operands(op), attrs)
+
+
+@lowers("stablehlo.collective_broadcast")
+def _collective_broadcast(b: Builder, op: Op) -> list[HloInstruction]:
+    return b.multi(op, Opcode.COLLECTIVE_BROADCAST, b.operands(op), _collective_attrs(op))
+
+
+def _transfer_attrs(op: Op) -> dict[str, Any]:
+    attrs = _collective_attrs(op)
+    attrs["is_host_transfer"] = bool(op.attrs.get("is_host_transfer", False))
+    return attrs
+
+
+_CONTEXT = Shape.scalar(dtypes.U32)
+
+
+@lowers("stablehlo.send")
+def _send(b: Builder, op: Op) -> list[HloInstruction]:
+    *data, token = b.operands(op)
+    packed = b.pack(data)
+    attrs = _transfer_attrs(op)
+    shape = Shape.tuple_of([packed.shape, _CONTEXT, Shape.token()])
+    send = b.add(Opcode.SEND, shape, [packed, token], attrs)
+    return [b.add(Opcode.SEND_DONE, Shape.token(), [send], attrs)]
+
+
+@lowers("stablehlo.recv")
+def _recv(b: Builder, op: Op) -> list[HloInstruction]:
+    (token,) = b.operands(op)
+    shapes = b.result_shapes(op)
+    data_shapes = shapes[:-1]
+    data = data_shapes[0] if len(data_shapes) == 1 else Shape.tuple_of(data_shapes)
+    attrs = _transfer_attrs(op)
+    recv = b.add(Opcode.RECV, Shape.tuple_of([data, _CONTEXT, Shape.token()]), [token], attrs)
+    done = b.add(Opcode.RECV_DONE, Shape.tuple_of([data, Shape.token()]), [recv], attrs)
+    value, out_token = b.unpack(done)
+    values = [value] if len(data_shapes) == 1 else b.unpack(value)
+    return [*values, out_token]
+
+
+@lowers("stablehlo.infeed")
+def _infeed(b: Builder, op: Op) -> list[HloInstruction]:
+    shapes = b.result_shapes(op)
+    data = Shape.tuple_of(shapes[:-1])
+    attrs = {"infeed_config": str(op.attrs.get("infeed_config", ""))}
+    feed = b.add(Opcode.INFEED, Shape.tuple_of([data, Shape.token()]), b.operands(op), attrs)
+    value, token = b.unpack(feed)
+    return [*b.unpack(value), token]
+
+
+@lowers("stablehlo.outfeed")
+def _outfeed(b: Builder, op: Op) -> list[HloInstruction]:
+    *data, token = b.operands(op)
+    packed = b.pack(data)
+    attrs = {
+        "outfeed_shape": packed.shape,
+        "outfeed_config": str(op.attrs.get("outfeed_config", "")),
+    }
+    return [b.add(Opcode.OUTFEED, Shape.token(), [packed, token], attrs)]
+
+
+# ---- CHLO -------------------------------------------------------------------------------------
+
+_BROADCAST_BINARY = {
+    "add": Opcode.ADD, "and": Opcode.AND, "atan2": Opcode.ATAN2, "complex": Opcode.COMPLEX,
+    "divide": Opcode.DIVIDE, "maximum": Opcode.MAXIMUM, "minimum": Opcode.MINIMUM,
+    "multiply": Opcode.MULTIPLY, "next_after": Opcode.NEXT_AFTER, "or": Opcode.OR,
+    "polygamma": Opcode.POLYGAMMA, "power": Opcode.POWER, "remainder": Opcode.REMAINDER,
+    "shift_left": Opcode.SHIFT_LEFT, "shift_right_arithmetic": Opcode.SHIFT_RIGHT_ARITHMETIC,
+    "shift_right_logical": Opcode.SHIFT_RIGHT_LOGICAL, "subtract": Opcode.SUBTRACT,
+    "xor": Opcode.XOR, "zeta": Opcode.ZETA, "compare": Opcode.COMPARE, "select": Opcode.SELECT,
+}  # fmt: skip
+
+
+def _broadcast_to(b: Builder, x: HloInstruction, out: Shape, dims: tuple[int, ...] | None
+                  ) -> HloInstruction:  # fmt: skip
+    """``x`` broadcast numpy-style (or along ``dims``) to the dims of ``out``."""
+    if x.shape.dims == out.dims:
+        return x
+    rank = x.shape.rank
+    mapping = list(dims) if dims else list(range(out.rank - rank, out.rank))
+    keep = [i for i in range(rank) if x.shape.dims[i] == out.dims[mapping[i]]]
+    if len(keep) != rank:
+        kept = Shape.array(x.shape.element_type, [x.shape.dims[i] for i in keep])
+        x = b.add(Opcode.RESHAPE, kept, [x])
+    target = Shape.array(x.shape.element_type, out.dims)
+    return b.add(Opcode.BROADCAST, target, [x], {"dimensions": tuple(mapping[i] for i in keep)})
+
+
+def _chlo_broadcast(b: Builder, op: Op) -> list[HloInstruction]:
+    kind = op.name[len("chlo.broadcast_") :]
+    shape = b.result_shape(op)
+    dims = ints(op.attrs.get("broadcast_dimensions")) or None
+    operands = b.operands(op)
+    out_rank = shape.rank
+    operands = [
+        _broadcast_to(b, x, shape, dims if x.shape.rank < out_rank else None) for x in operands
+    ]
+    attrs: dict[str, Any] = {}
+    if kind == "compare":
+        attrs["direction"] = A.ComparisonDirection[enum_name(op.attrs["comparison_direction"])]
+        kind_attr = op.attrs.get("compare_type")
+        if kind_attr is not None and enum_name(kind_attr) != "NOTYPE":
+            attrs["type"] = A.ComparisonType[enum_name(kind_attr)]
+    return [b.add(_BROADCAST_BINARY[kind], shape, operands, attrs)]
+
+
+for _kind in _BROADCAST_BINARY:
+    lowers(f"chlo.broadcast_{_kind}")(_chlo_broadcast)
+
+
+def _splat(b: Builder, value: Any, shape: Shape) -> HloInstruction:
+    scalar = Shape.scalar(shape.element_type)
+    const = b.add(
+        Opcode.CONSTANT,
+        scalar,
+        (),
+        {"literal": Literal(scalar, np.array(value, scalar.element_type.numpy))},
+    )
+    if not shape.dims:
+        return const
+    return b.add(Opcode.BROADCAST, shape, [const], {"dimensions": ()})
+
+
+@lowers("chlo.conj")
+def _conj(b: Builder, op: Op) -> list[HloInstruction]:
+    (x,) = b.operands(op)
+    part = x.shape.with_element_type(x.shape.element_type.component)
+    re = b.add(Opcode.REAL, part, [x])
+    im = b.add(Opcode.NEGATE, part, [b.add(Opcode.IMAG, part, [x])])
+    return [b.add(Opcode.COMPLEX, b.result_shape(op), [re, im])]
+
+
+@lowers("chlo.is_inf", "chlo.is_neg_inf", "chlo.is_pos_inf")
+def _is_inf(b: Builder, op: Op) -> list[HloInstruction]:
+    (x,) = b.operands(op)
+    if op.name == "chlo.is_inf":
+        x = b.add(Opcode.ABS, x.shape, [x])
+    sign = -1.0 if op.name == "chlo.is_neg_inf" else 1.0
+    inf = _splat(b, sign * np.inf, x.shape)
+    attrs = {"direction": A.ComparisonDirection.EQ}
+    return [b.add(Opcode.COMPARE, b.result_shape(op), [x, inf], attrs)]
+
+
+@lowers("chlo.square")
+def _square(b: Builder, op: Op) -> list[HloInstruction]:
+    (x,) = b.operands(op)
+    return [b.add(Opcode.MULTIPLY, b.result_shape(op), [x, x])]
+
+
+@lowers("chlo.constant_like")
+def _constant_like(b: Builder, op: Op) -> list[HloInstruction]:
+    value = op.attrs.get("value")
+    if isinstance(value, Literal):
+        value = np.asarray(value.value).reshape(-1)[0]
+    return [_splat(b, value, b.result_shape(op))]
+
+
+@lowers("chlo.top_k")
+def _top_k(b: Builder, op: Op) -> list[HloInstruction]:
+    attrs = {"k": int(op.attrs["k"]), "largest": True}
+    return b.multi(op, Opcode.TOPK, b.operands(op), attrs, always_tuple=True)
+
+
+@lowers("chlo.ragged_dot")
+def _ragged_dot(b: Builder, op: Op) -> list[HloInstruction]:
+    f = fields(op.attrs.get("ragged_dot_dimension_numbers"), op, "ragged_dot_dimension_numbers")
+    attrs = {
+        "lhs_batch_dims": ints(f.get("lhs_batching_dimensions")),
+        "rhs_batch_dims": ints(f.get("rhs_batching_dimensions")),
+        "lhs_contracting_dims": ints(f.get("lhs_contracting_dimensions")),
+        "rhs_contracting_dims": ints(f.get("rhs_contracting_dimensions")),
+        "lhs_ragged_dims": ints(f.get("lhs_ragged_dimensions")),
+        "rhs_group_dims": ints(f.get("rhs_group_dimensions")),
+        "operand_precision": precision(op.attrs.get("precision_config")),
+    }
+    return [b.add(Opcode.RAGGED_DOT, b.result_shape(op), b.operands(op), attrs)]
+
+
+@lowers("chlo.scan")
+def _scan(b: Builder, op: Op) -> list[HloInstruction]:
+    if "num_inits" in op.attrs:
+        carries = int(op.attrs["num_inits"])
+    else:
+        segments = ints(op.attrs.get("operandSegmentSizes"))
+        carries = segments[1] if len(segments) == 2 else 0
+    attrs = {
+        "dimensions": (int(op.attrs.get("dimension", 0)),),
+        "num_carries": carries,
+        "is_reverse": bool(op.attrs.get("is_reverse", False)),
+        "is_associative": bool(op.attrs.get("is_associative", False)),
+        "to_apply": b.region(op.regions[0], op.offset),
+    }
+    return b.multi(op, Opcode.SCAN, b.operands(op), attrs, always_tuple=True)
+
+
+@lowers("stablehlo.uniform_quantize", "stablehlo.uniform_dequantize", "stablehlo.einsum",
+        "stablehlo.unary_einsum", "stablehlo.torch_index_select")  # fmt: skip
+def _unsupported(b: Builder, op: Op) -> list[HloInstruction]:
+    why = "quantized programs are out of scope" if "quantize" in op.name else "no HLO equivalent"
+    raise b.module.unsupported(op.offset, f"{op.name} is not supported ({why})")
