@@ -3,6 +3,10 @@ indexing analysis. Public API re-exports only; nothing inside xlapy imports from
 """
 
 from xlapy import dtypes
+
+# ``xlapy.shape("f32[2,3]")`` parses a shape: the function is bound over the attribute of the
+# ``xlapy.shape`` submodule (import its names with ``from xlapy.shape import Shape``).
+from xlapy.builder import XlaBuilder, XlaOp, ops, shape
 from xlapy.errors import (
     EvaluationError,
     InvalidArgument,
@@ -34,9 +38,13 @@ __all__ = [
     "Shape",
     "Unimplemented",
     "VerificationError",
+    "XlaBuilder",
     "XlaError",
+    "XlaOp",
     "custom_call_target",
     "dtypes",
     "load",
+    "ops",
     "run",
+    "shape",
 ]
