@@ -1,0 +1,121 @@
+"""Argument plumbing shared by the op modules: element types and shapes from user spellings,
+the optional leading builder argument, explicit broadcasting, and padding helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.builder.config import Padding
+from xlapy.builder.shape_text import shape as parse_shape
+from xlapy.builder.xla_builder import XlaBuilder, XlaOp, builder_of
+from xlapy.dtypes import ElementType
+from xlapy.errors import InvalidArgument
+from xlapy.ir.opcode import Opcode
+from xlapy.shape import Shape
+
+
+def etype(value: object) -> ElementType:
+    """An element type from an ElementType, its HLO name (``"f32"``) or a numpy dtype."""
+    if isinstance(value, ElementType):
+        return value
+    if isinstance(value, str):
+        return dtypes.from_name(value.lower())
+    return dtypes.from_numpy(value)
+
+
+def to_shape(value: object) -> Shape:
+    """A Shape from a Shape or its HLO spelling (``"f32[2,3]"``)."""
+    if isinstance(value, Shape):
+        return value
+    if isinstance(value, str):
+        return parse_shape(value)
+    raise InvalidArgument(f"expected a Shape or a shape string like 'f32[2,3]'; got {value!r}")
+
+
+def ints(values: object, what: str) -> tuple[int, ...]:
+    """A tuple of ints from any int sequence (numpy arrays included)."""
+    if values is None:
+        return ()
+    if isinstance(values, int | np.integer):
+        return (int(values),)
+    try:
+        return tuple(int(v) for v in values)  # type: ignore[attr-defined]
+    except TypeError:
+        raise InvalidArgument(f"{what} must be a sequence of ints; got {values!r}") from None
+
+
+def split_builder(args: Sequence[Any]) -> tuple[XlaBuilder | None, list[Any]]:
+    """Separates an optional leading XlaBuilder (XLA's C++ overloads take one) from the rest."""
+    if args and isinstance(args[0], XlaBuilder):
+        return args[0], list(args[1:])
+    return None, list(args)
+
+
+def op_list(value: object, what: str) -> list[XlaOp]:
+    """A list of XlaOps from one XlaOp or a sequence of them."""
+    if isinstance(value, XlaOp):
+        return [value]
+    if isinstance(value, list | tuple):
+        for i, v in enumerate(value):
+            if not isinstance(v, XlaOp):
+                raise InvalidArgument(f"{what}[{i}] must be an XlaOp; got {type(v).__name__}")
+        return list(value)
+    raise InvalidArgument(f"{what} must be an XlaOp or a list of XlaOps; got {value!r}")
+
+
+def pick_builder(builder: XlaBuilder | None, *values: object) -> XlaBuilder:
+    return builder if builder is not None else builder_of(*values)
+
+
+def reshape(op: XlaOp, dims: Sequence[int]) -> XlaOp:
+    return op.builder.add(Opcode.RESHAPE, [op], {}, Shape.array(op.dtype, dims))
+
+
+def broadcast_to(op: XlaOp, dims: Sequence[int], mapping: Sequence[int]) -> XlaOp:
+    """``op`` broadcast to ``dims``, operand dimension i going to result dimension
+    ``mapping[i]``; size-1 operand dimensions that must expand are first reshaped away, so the
+    HLO broadcast maps equal sizes only (as XLA's builder does)."""
+    dims = tuple(dims)
+    mapping = tuple(mapping)
+    if op.shape.dims == dims and mapping == tuple(range(len(dims))):
+        return op
+    keep = [i for i, n in enumerate(op.shape.dims) if n == dims[mapping[i]]]
+    if len(keep) != op.ndim:
+        op = reshape(op, [op.shape.dims[i] for i in keep])
+        mapping = tuple(mapping[i] for i in keep)
+    return op.builder.add(
+        Opcode.BROADCAST, [op], {"dimensions": mapping}, Shape.array(op.dtype, dims)
+    )
+
+
+def make_padding(
+    padding: Padding | str | Sequence[Sequence[int]],
+    input_dims: Sequence[int],
+    window_dims: Sequence[int],
+    strides: Sequence[int],
+) -> list[tuple[int, int]]:
+    """(low, high) pairs: explicit pairs as given, VALID = none, SAME such that the output has
+    ``ceil(n / stride)`` positions (OPS.md A.9; XLA MakePadding)."""
+    if isinstance(padding, str):
+        padding = Padding(padding.lower())
+    if isinstance(padding, Padding):
+        if padding is Padding.VALID:
+            return [(0, 0)] * len(input_dims)
+        pairs = []
+        for n, w, s in zip(input_dims, window_dims, strides, strict=True):
+            out = -(-n // s)
+            total = max((out - 1) * s + w - n, 0)
+            pairs.append((total // 2, total - total // 2))
+        return pairs
+    explicit = [tuple(int(v) for v in p) for p in padding]
+    if any(len(p) != 2 for p in explicit):
+        raise InvalidArgument(f"padding must be (low, high) pairs; got {list(padding)}")
+    return [(p[0], p[1]) for p in explicit]
+
+
+def scalar_shape(value: ElementType) -> Shape:
+    return Shape.scalar(value)

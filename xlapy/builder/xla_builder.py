@@ -1,0 +1,445 @@
+"""XlaBuilder and XlaOp: build HLO from Python the way XLA's C++ builder does.
+
+Every op function (``xlapy.builder.ops``) ends in ``XlaBuilder.add``, which runs shape
+inference at once, so a bad op raises ``InvalidArgument`` on the line that built it.
+``XlaBuilder.build`` turns the instructions into an ``HloModule`` (callees first, entry last,
+names unique). Python operators and indexing on XlaOp are sugar over the same op functions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+import numpy as np
+
+from xlapy.errors import InvalidArgument
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import AttrKind, Attrs
+from xlapy.shape import Shape
+from xlapy.shape_inference import infer_shape, make_attrs
+
+if TYPE_CHECKING:
+    from xlapy.dtypes import ElementType
+
+XlaComputation: TypeAlias = HloModule
+"""What ``XlaBuilder.build`` returns; usable wherever an op takes a computation."""
+
+ComputationLike: TypeAlias = "XlaBuilder | HloModule | HloComputation | Callable[..., Any]"
+
+
+class XlaOp:
+    """A handle to a value being built: its ``shape`` and the ``builder`` that owns it.
+
+    Arithmetic operators, comparisons (``< <= > >=``; use ``ops.Eq``/``ops.Ne`` for
+    equality), ``@`` (Dot), ``-x``, ``~x``, ``abs(x)``, shifts, bit operators and numpy-style
+    indexing (ints, slices with positive steps, ``...``, ``None``, scalar XlaOps) build ops.
+    """
+
+    __slots__ = ("_builder", "_instr")
+
+    def __init__(self, builder: XlaBuilder, instr: HloInstruction) -> None:
+        self._builder = builder
+        self._instr = instr
+
+    @property
+    def shape(self) -> Shape:
+        return self._instr.shape
+
+    @property
+    def builder(self) -> XlaBuilder:
+        return self._builder
+
+    @property
+    def name(self) -> str:
+        return self._instr.name
+
+    @property
+    def instruction(self) -> HloInstruction:
+        """The instruction as built (before ``build`` copies it into a module)."""
+        return self._instr
+
+    @property
+    def dtype(self) -> ElementType:
+        return self._instr.shape.element_type
+
+    @property
+    def ndim(self) -> int:
+        return self._instr.shape.rank
+
+    @property
+    def T(self) -> XlaOp:  # noqa: N802
+        """The transpose (dimensions reversed)."""
+        from xlapy.builder import ops
+
+        return ops.Transpose(self, tuple(range(self.ndim - 1, -1, -1)))
+
+    def __repr__(self) -> str:
+        return f"XlaOp({self._instr.name}: {self.shape.to_hlo(layout=False)})"
+
+    def __bool__(self) -> bool:
+        raise TypeError(
+            f"XlaOp {self._instr.name} has no truth value while building; use ops.Select or "
+            "ops.Conditional to branch on it"
+        )
+
+    def __iter__(self) -> Any:
+        raise TypeError(f"XlaOp {self._instr.name} is not iterable; index it instead")
+
+    # ---- operators -----------------------------------------------------------------
+    def _binary(self, name: str, other: object, reverse: bool = False) -> XlaOp:
+        from xlapy.builder import ops
+
+        rhs = as_op(self._builder, other, self.dtype)
+        fn = getattr(ops, name)
+        return fn(rhs, self) if reverse else fn(self, rhs)  # type: ignore[no-any-return]
+
+    def __add__(self, other: object) -> XlaOp:
+        return self._binary("Add", other)
+
+    def __radd__(self, other: object) -> XlaOp:
+        return self._binary("Add", other, True)
+
+    def __sub__(self, other: object) -> XlaOp:
+        return self._binary("Sub", other)
+
+    def __rsub__(self, other: object) -> XlaOp:
+        return self._binary("Sub", other, True)
+
+    def __mul__(self, other: object) -> XlaOp:
+        return self._binary("Mul", other)
+
+    def __rmul__(self, other: object) -> XlaOp:
+        return self._binary("Mul", other, True)
+
+    def __truediv__(self, other: object) -> XlaOp:
+        return self._binary("Div", other)
+
+    def __rtruediv__(self, other: object) -> XlaOp:
+        return self._binary("Div", other, True)
+
+    def __mod__(self, other: object) -> XlaOp:
+        return self._binary("Rem", other)
+
+    def __rmod__(self, other: object) -> XlaOp:
+        return self._binary("Rem", other, True)
+
+    def __pow__(self, other: object) -> XlaOp:
+        return self._binary("Pow", other)
+
+    def __rpow__(self, other: object) -> XlaOp:
+        return self._binary("Pow", other, True)
+
+    def __matmul__(self, other: object) -> XlaOp:
+        return self._binary("Dot", other)
+
+    def __rmatmul__(self, other: object) -> XlaOp:
+        return self._binary("Dot", other, True)
+
+    def __and__(self, other: object) -> XlaOp:
+        return self._binary("And", other)
+
+    def __rand__(self, other: object) -> XlaOp:
+        return self._binary("And", other, True)
+
+    def __or__(self, other: object) -> XlaOp:
+        return self._binary("Or", other)
+
+    def __ror__(self, other: object) -> XlaOp:
+        return self._binary("Or", other, True)
+
+    def __xor__(self, other: object) -> XlaOp:
+        return self._binary("Xor", other)
+
+    def __rxor__(self, other: object) -> XlaOp:
+        return self._binary("Xor", other, True)
+
+    def __lshift__(self, other: object) -> XlaOp:
+        return self._binary("ShiftLeft", other)
+
+    def __rshift__(self, other: object) -> XlaOp:
+        """Arithmetic shift for signed types, logical for unsigned ones (as numpy)."""
+        name = "ShiftRightLogical" if self.dtype.is_unsigned else "ShiftRightArithmetic"
+        return self._binary(name, other)
+
+    def __lt__(self, other: object) -> XlaOp:
+        return self._binary("Lt", other)
+
+    def __le__(self, other: object) -> XlaOp:
+        return self._binary("Le", other)
+
+    def __gt__(self, other: object) -> XlaOp:
+        return self._binary("Gt", other)
+
+    def __ge__(self, other: object) -> XlaOp:
+        return self._binary("Ge", other)
+
+    def __neg__(self) -> XlaOp:
+        from xlapy.builder import ops
+
+        return ops.Neg(self)
+
+    def __pos__(self) -> XlaOp:
+        return self
+
+    def __invert__(self) -> XlaOp:
+        from xlapy.builder import ops
+
+        return ops.Not(self)
+
+    def __abs__(self) -> XlaOp:
+        from xlapy.builder import ops
+
+        return ops.Abs(self)
+
+    def __getitem__(self, key: object) -> XlaOp:
+        from xlapy.builder.indexing import index
+
+        return index(self, key)
+
+
+def as_op(builder: XlaBuilder, value: object, dtype: ElementType) -> XlaOp:
+    """``value`` if it is an XlaOp, else a scalar/array constant of element type ``dtype``."""
+    if isinstance(value, XlaOp):
+        return value
+    from xlapy.builder import ops
+
+    if isinstance(value, np.ndarray | np.generic):
+        return ops.Constant(builder, value)
+    return ops.Constant(builder, np.asarray(value, dtype=dtype.numpy))
+
+
+class XlaBuilder:
+    """Builds one computation; ``create_sub_builder`` makes builders for the computations
+    that ops such as Reduce, Map, Sort and While take.
+
+    Example::
+
+        b = XlaBuilder("axpy")
+        x = ops.Parameter(b, 0, xlapy.shape("f32[3]"), "x")
+        y = ops.Parameter(b, 1, xlapy.shape("f32[3]"), "y")
+        ops.Add(ops.Mul(ops.ConstantR0(b, 2.0), x), y)
+        module = b.build()
+    """
+
+    def __init__(self, name: str = "builder") -> None:
+        if not name:
+            raise InvalidArgument("XlaBuilder needs a non-empty name")
+        self.name = name
+        self.parent: XlaBuilder | None = None
+        self._instrs: list[HloInstruction] = []
+        self._params: dict[int, HloInstruction] = {}
+        self._built: HloModule | None = None
+
+    def __repr__(self) -> str:
+        return f"<XlaBuilder {self.name}: {len(self._instrs)} instructions>"
+
+    @property
+    def instructions(self) -> tuple[HloInstruction, ...]:
+        return tuple(self._instrs)
+
+    def create_sub_builder(self, name: str) -> XlaBuilder:
+        """A builder for a computation that an op of this builder will call."""
+        sub = XlaBuilder(name)
+        sub.parent = self
+        return sub
+
+    def get_shape(self, op: XlaOp) -> Shape:
+        self.check_owned(op)
+        return op.shape
+
+    def check_owned(self, op: object, what: str = "operand") -> XlaOp:
+        """``op`` if it is an XlaOp of this builder; raises naming both builders otherwise."""
+        if not isinstance(op, XlaOp):
+            raise InvalidArgument(f"{what} must be an XlaOp; got {type(op).__name__}")
+        if op.builder is not self:
+            raise InvalidArgument(
+                f"{what} {op.name} belongs to builder {op.builder.name!r}, not to "
+                f"{self.name!r}; every operand of an op must come from the same builder"
+            )
+        return op
+
+    # ---- adding instructions -----------------------------------------------------------
+    def add(
+        self,
+        opcode: Opcode,
+        operands: Sequence[XlaOp] = (),
+        attrs: Mapping[str, Any] | None = None,
+        result: Shape | None = None,
+        *,
+        name: str | None = None,
+        frontend_attributes: Mapping[str, str] | None = None,
+        backend_config: str = "",
+    ) -> XlaOp:
+        """Infers the result shape (raising InvalidArgument here, at the call site) and
+        appends the instruction."""
+        for i, op in enumerate(operands):
+            self.check_owned(op, f"{opcode.value}: operand {i}")
+        checked = make_attrs(opcode, attrs)
+        shape = infer_shape(opcode, [op.shape for op in operands], checked, result=result)
+        if opcode is Opcode.PARAMETER:
+            number = checked.parameter_number
+            if number in self._params:
+                raise InvalidArgument(
+                    f"parameter: parameter number {number} is already used by "
+                    f"{self._params[number].name} in builder {self.name!r}"
+                )
+        instr = HloInstruction(
+            opcode,
+            shape,
+            [op.instruction for op in operands],
+            checked,
+            name=name or opcode.value,
+            frontend_attributes=frontend_attributes,
+            backend_config=backend_config,
+        )
+        if opcode is Opcode.PARAMETER:
+            self._params[checked.parameter_number] = instr
+        self._instrs.append(instr)
+        self._built = None
+        return XlaOp(self, instr)
+
+    def computation(
+        self,
+        comp: ComputationLike,
+        param_shapes: Sequence[Shape] | None = None,
+        name: str = "computation",
+    ) -> HloComputation:
+        """The HloComputation for a computation argument: a built module (its entry), an
+        HloComputation, a sub-builder (built now) or a Python function (traced on parameters
+        of ``param_shapes``, returning an XlaOp or a tuple of them)."""
+        if isinstance(comp, HloModule):
+            return comp.entry
+        if isinstance(comp, HloComputation):
+            return comp
+        if isinstance(comp, XlaBuilder):
+            if comp is self:
+                raise InvalidArgument(f"builder {self.name!r} cannot call itself")
+            return comp.build().entry
+        if callable(comp):
+            if param_shapes is None:
+                raise InvalidArgument(
+                    f"{name}: a Python function needs known parameter shapes; pass a built "
+                    "computation instead"
+                )
+            from xlapy.builder import ops
+
+            sub = self.create_sub_builder(getattr(comp, "__name__", name).strip("<>") or name)
+            params = [ops.Parameter(sub, i, s, f"p{i}") for i, s in enumerate(param_shapes)]
+            out = comp(*params)
+            if isinstance(out, tuple | list):
+                out = ops.Tuple(
+                    sub, [as_op(sub, o, p.dtype) for o, p in zip(out, params, strict=False)]
+                )
+            elif not isinstance(out, XlaOp):
+                out = as_op(sub, out, params[0].dtype if params else _default_dtype())
+            return sub.build(out).entry
+        raise InvalidArgument(
+            f"{name} must be an XlaComputation (HloModule), an XlaBuilder or a function; got "
+            f"{type(comp).__name__}"
+        )
+
+    # ---- building ---------------------------------------------------------------------
+    def build(self, root: XlaOp | None = None) -> HloModule:
+        """The module: every called computation (callees first), then this one as entry.
+
+        Args:
+            root: the result op; the last op added when omitted.
+
+        Raises:
+            InvalidArgument: no instructions, a root from another builder, or parameter
+                numbers that are not 0..n-1.
+        """
+        if root is None and self._built is not None:
+            return self._built
+        if not self._instrs:
+            raise InvalidArgument(f"builder {self.name!r} has no instructions to build")
+        if root is not None:
+            self.check_owned(root, "root")
+        numbers = sorted(self._params)
+        if numbers != list(range(len(numbers))):
+            missing = sorted(set(range(max(numbers) + 1)) - set(numbers))
+            raise InvalidArgument(
+                f"builder {self.name!r}: parameter numbers must be 0..{len(numbers) - 1}; "
+                f"missing {missing}"
+            )
+        staging = HloComputation(self.name)
+        staging.instructions = list(self._instrs)
+        staging.root = root.instruction if root is not None else self._instrs[-1]
+        module = HloModule(self.name)
+        entry = clone_computation(staging, module, {})
+        module.entry = entry
+        if root is None:
+            self._built = module
+        return module
+
+
+def _default_dtype() -> ElementType:
+    from xlapy import dtypes
+
+    return dtypes.F32
+
+
+def clone_computation(
+    src: HloComputation, module: HloModule, cache: dict[int, HloComputation]
+) -> HloComputation:
+    """Copies ``src`` and (first) every computation it calls into ``module``; each source
+    computation is copied once (``cache``)."""
+    if id(src) in cache:
+        return cache[id(src)]
+    for instr in src.instructions:
+        for callee in instr.called_computations():
+            clone_computation(callee, module, cache)
+    new = HloComputation(src.name, src.execution_thread)
+    mapping: dict[int, HloInstruction] = {}
+    for instr in src.instructions:
+        copy = HloInstruction(
+            instr.opcode,
+            instr.shape,
+            [mapping[id(o)] for o in instr.operands],
+            _remap_computations(instr, cache),
+            name=instr.name,
+            metadata=instr.metadata,
+            sharding=instr.sharding,
+            frontend_attributes=instr.frontend_attributes,
+            backend_config=instr.backend_config,
+            control_predecessors=[mapping[id(p)] for p in instr.control_predecessors],
+            statistics=instr.statistics,
+            origin=instr.origin,
+            unknown_attributes=instr.unknown_attributes,
+        )
+        mapping[id(instr)] = copy
+        new.add_instruction(copy)
+    new.root = mapping[id(src.root)]
+    module.add_computation(new)
+    cache[id(src)] = new
+    return new
+
+
+def _remap_computations(instr: HloInstruction, cache: dict[int, HloComputation]) -> Attrs:
+    attrs = instr.attrs
+    changes: dict[str, Any] = {}
+    for spec in instr.opdef.attrs:
+        if not attrs.is_set(spec.name):
+            continue
+        value = attrs[spec.name]
+        if spec.kind is AttrKind.COMPUTATION and value is not None:
+            changes[spec.name] = cache[id(value)]
+        elif spec.kind is AttrKind.COMPUTATIONS:
+            changes[spec.name] = tuple(cache[id(c)] for c in value)
+    return attrs.replace(**changes) if changes else attrs
+
+
+def builder_of(*values: object) -> XlaBuilder:
+    """The builder of the first XlaOp among ``values`` (nested sequences searched)."""
+    for value in values:
+        if isinstance(value, XlaOp):
+            return value.builder
+        if isinstance(value, list | tuple):
+            for item in value:
+                if isinstance(item, XlaOp):
+                    return item.builder
+    raise InvalidArgument("cannot tell which builder to use: no XlaOp among the arguments")
