@@ -279,7 +279,8 @@ def bitcast(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
         # comparator bodies evaluated on whole arrays, e.g. XLA's f32[] -> s32[] bitcast).
         if source is target:
             return np.array(operand, copy=True)
-        return np.asarray(from_bits(to_bits(operand, source.bits), target))
+        bits = to_bits(operand, source.bits).reshape((*operand.shape, source.bits))
+        return np.asarray(from_bits(bits, target)).reshape(operand.shape)
     source_order = _major_to_minor(source_shape.layout, operand.ndim)
     physical = np.transpose(operand, source_order).reshape(-1)
     if source is not target:

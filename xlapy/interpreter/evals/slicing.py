@@ -34,6 +34,8 @@ def error(instr: HloInstruction, label: str, rule: str, got: str) -> InvalidArgu
 
 def array_operand(instr: HloInstruction, value: Value, name: str) -> Array:
     """Operand ``name`` as an array; raises naming it for tuples and tokens."""
+    if isinstance(value, np.generic):
+        return np.asarray(value)
     if not isinstance(value, np.ndarray):
         got = shape_of(value).to_hlo(layout=False)
         raise error(instr, "", f"{name} must be an array", got)
