@@ -468,22 +468,37 @@ def _parse_single_sharding(p: Cursor, *, keep_metadata: bool = True) -> str:
 
 
 def _parse_tile_assignment(p: Cursor) -> str:
-    start = p.lexer.skip_space(p.pos)
-    p.expect_punct("[")
-    dims = [p.expect_int()]
-    while p.accept_punct(","):
-        dims.append(p.expect_int())
-    p.expect_punct("]")
+    """``[2,2]0,1,2,3`` or the iota form ``[2,2]<=[4]`` / ``[4]<=[2,2]T(1,0)``."""
+    dims = _bracketed_ints(p)
     head = "[" + ",".join(map(str, dims)) + "]"
     if p.peek().kind is Tok.LEQ:
-        p.pos = start
-        iota = parse_iota_list(p, two_dims=False)
-        return head + str(iota)[str(iota).index("<=") :]
+        p.next()
+        reshape = _bracketed_ints(p)
+        text = head + "<=[" + ",".join(map(str, reshape)) + "]"
+        if p.peek().is_ident("T"):
+            p.next()
+            p.expect_punct("(")
+            perm = [p.expect_int()]
+            while p.accept_punct(","):
+                perm.append(p.expect_int())
+            p.expect_punct(")")
+            if perm != sorted(perm):
+                text += "T(" + ",".join(map(str, perm)) + ")"
+        return text
     devices = [p.expect_int("a device id")]
     while p.at_punct(",") and p.peek2().kind is Tok.INT:
         p.next()
         devices.append(p.expect_int())
     return head + ",".join(map(str, devices))
+
+
+def _bracketed_ints(p: Cursor) -> list[int]:
+    p.expect_punct("[")
+    values = [p.expect_int()]
+    while p.accept_punct(","):
+        values.append(p.expect_int())
+    p.expect_punct("]")
+    return values
 
 
 def _parse_sharding_metadata(p: Cursor) -> str:

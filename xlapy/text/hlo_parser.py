@@ -416,6 +416,8 @@ class HloParser(T.AttrParser):
         if name in scope.names:
             raise self.error(tok.start, f"instruction {name!r} is already defined")
         instr = self._parse_instruction_rhs(scope, name, tok)
+        if self.at_punct(","):
+            raise self.expected("an attribute like name=value after ','", self.peek2())
         scope.names[name] = instr
         if is_root:
             if scope.root is not None:
@@ -513,14 +515,15 @@ class HloParser(T.AttrParser):
         unknown: list[tuple[str, A.RawAttribute]] = []
         seen: set[str] = set()
         while self.at_punct(","):
-            self.next()
-            tok = self.next()
+            tok = self.peek2()
             if tok.kind is not Tok.ATTR:
-                if tok.kind is Tok.IDENT and self.peek().is_punct("="):
+                if tok.kind is Tok.IDENT and self.lexer.lex(tok.end).is_punct("="):
                     raise self.error(
                         tok.end, f"no space is allowed before '=' in an attribute: {tok.value}="
                     )
-                raise self.expected("an attribute like name=value after ','", tok)
+                break  # a ',' of an enclosing operand list
+            self.next()
+            tok = self.next()
             key = str(tok.value)
             if key == "calls" and opdef is not None and opdef.opcode in _CALLS_SPELLING:
                 key = "to_apply"  # canonical printing spells it calls=

@@ -96,11 +96,13 @@ def format_floats(values: Array, etype: ElementType) -> list[str]:
     round-trips; NaN prints ``nan``/``-nan`` plus ``(0x<payload>)`` for a non-default payload.
     """
     flat = np.ascontiguousarray(values).reshape(-1)
-    wide = flat.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # signalling NaNs
+        wide = flat.astype(np.float64)
     nan = np.isnan(wide)
     if etype in (dtypes.F32, dtypes.F64):
         short = [f"{v:.{_digits10(etype)}g}" for v in wide.tolist()]
-        back = np.array(short, dtype=np.float64).astype(etype.numpy)
+        with np.errstate(invalid="ignore", over="ignore"):
+            back = np.array(short, dtype=np.float64).astype(etype.numpy)
         same = (back.view(_storage_uint(etype)) == flat.view(_storage_uint(etype))) | nan
         out = short
         if not same.all():
