@@ -80,19 +80,29 @@ def run_module(module: HloModule, args: list[np.ndarray] | None = None
     return report.failures, results
 
 
-def run_text(text: str, filename: str, args: list[np.ndarray] | None = None
-             ) -> list[TestResult]:  # fmt: skip
-    """Parses and runs every test of one file."""
+def run_text(
+    text: str, filename: str, args: list[np.ndarray] | None = None, parse_only: bool = False
+) -> list[TestResult]:
+    """Parses and runs every test of one file (``parse_only``: parses and lowers only)."""
     from xlapy.text.stablehlo_parser import parse_stablehlo_tests
 
     outcomes: list[TestResult] = []
+    seen: dict[str, int] = {}
     for case in parse_stablehlo_tests(text, filename):
         start = time.perf_counter()
-        result = TestResult(filename, case.name, case.line, PASS)
+        seen[case.name] = seen.get(case.name, 0) + 1
+        name = case.name if seen[case.name] == 1 else f"{case.name}#{seen[case.name]}"
+        result = TestResult(filename, name, case.line, PASS)
         try:
             if case.module is None:
                 assert case.error is not None
-                raise case.error
+                kind = UNSUPPORTED if isinstance(case.error, Unimplemented) else PARSE_ERROR
+                result.status, result.message = kind, str(case.error)
+                outcomes.append(result)
+                continue
+            if parse_only:
+                outcomes.append(result)
+                continue
             failures, values = run_module(case.module, args)
             result.results = values
             if failures:
@@ -114,9 +124,11 @@ def run_text(text: str, filename: str, args: list[np.ndarray] | None = None
     return outcomes
 
 
-def run_file(path: str | Path, args: list[np.ndarray] | None = None) -> list[TestResult]:
+def run_file(
+    path: str | Path, args: list[np.ndarray] | None = None, parse_only: bool = False
+) -> list[TestResult]:
     path = Path(path)
-    return run_text(path.read_text(), str(path), args)
+    return run_text(path.read_text(), str(path), args, parse_only)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

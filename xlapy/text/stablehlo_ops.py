@@ -172,6 +172,11 @@ def _dynamic_broadcast_in_dim(b: Builder, op: Op) -> list[HloInstruction]:
     return [b.add(Opcode.DYNAMIC_BROADCAST_IN_DIM, shape, b.operands(op), attrs)]
 
 
+@lowers("stablehlo.reshape")
+def _reshape(b: Builder, op: Op) -> list[HloInstruction]:
+    return [b.add(Opcode.RESHAPE, b.result_shape(op), b.operands(op))]
+
+
 @lowers("stablehlo.transpose")
 def _transpose(b: Builder, op: Op) -> list[HloInstruction]:
     dims = ints(op.attrs.get("permutation"))
@@ -383,13 +388,25 @@ def _conv_attrs(op: Op, rhs: HloInstruction, dynamic_padding: bool) -> dict[str,
     sizes = [rhs.shape.dims[d] for d in dims.kernel_spatial_dimensions]
     n = len(sizes)
     pads = [(0, 0)] * n if dynamic_padding else pairs(op.attrs.get("padding")) or None
+    lists: dict[str, Any] = {
+        "window_strides": ints(op.attrs.get("window_strides")) or None,
+        "padding": pads,
+        "lhs_dilation": ints(op.attrs.get("lhs_dilation")) or None,
+        "rhs_dilation": ints(op.attrs.get("rhs_dilation")) or None,
+        "window_reversal": bools(op.attrs.get("window_reversal")) or None,
+    }
+    for key, value in lists.items():
+        if value is not None and len(value) != n:
+            raise InvalidArgument(
+                f"{key} has {len(value)} entries; the convolution has {n} spatial dimensions"
+            )
     window = A.Window.make(
         sizes,
-        ints(op.attrs.get("window_strides")) or None,
-        pads,
-        ints(op.attrs.get("lhs_dilation")) or None,
-        ints(op.attrs.get("rhs_dilation")) or None,
-        bools(op.attrs.get("window_reversal")) or None,
+        lists["window_strides"],
+        lists["padding"],
+        lists["lhs_dilation"],
+        lists["rhs_dilation"],
+        lists["window_reversal"],
     )
     return {
         "window": window,
@@ -443,14 +460,14 @@ def _dynamic_gather(b: Builder, op: Op) -> list[HloInstruction]:
 # ---- ops with regions -------------------------------------------------------------------------
 
 
-def _scalar_params(op: Op, count: int, b: Builder) -> None:
+def _need_regions(op: Op, count: int, b: Builder) -> None:
     if len(op.regions) != count:
         raise InvalidArgument(f"{op.name} needs {count} region(s); got {len(op.regions)}")
 
 
 @lowers("stablehlo.reduce")
 def _reduce(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 1, b)
+    _need_regions(op, 1, b)
     attrs = {"dimensions": ints(op.attrs.get("dimensions")),
              "to_apply": b.region(op.regions[0], op.offset)}  # fmt: skip
     return b.multi(op, Opcode.REDUCE, b.operands(op), attrs)
@@ -458,7 +475,7 @@ def _reduce(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.map")
 def _map(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 1, b)
+    _need_regions(op, 1, b)
     attrs = {"dimensions": ints(op.attrs.get("dimensions")),
              "to_apply": b.region(op.regions[0], op.offset)}  # fmt: skip
     return [b.add(Opcode.MAP, b.result_shape(op), b.operands(op), attrs)]
@@ -466,7 +483,7 @@ def _map(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.sort")
 def _sort(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 1, b)
+    _need_regions(op, 1, b)
     operands = b.operands(op)
     dim = int(op.attrs.get("dimension", -1))
     if dim < 0:
@@ -481,7 +498,7 @@ def _sort(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.scatter")
 def _scatter(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 1, b)
+    _need_regions(op, 1, b)
     f = fields(op.attrs.get("scatter_dimension_numbers"), op, "scatter_dimension_numbers")
     attrs = {
         "update_window_dims": ints(f.get("update_window_dims")),
@@ -512,7 +529,7 @@ def _window(op: Op, rank: int, dims_key: str, strides_key: str) -> A.Window:
 
 @lowers("stablehlo.reduce_window")
 def _reduce_window(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 1, b)
+    _need_regions(op, 1, b)
     operands = b.operands(op)
     window = _window(op, operands[0].shape.rank, "window_dimensions", "window_strides")
     attrs = {"window": window, "to_apply": b.region(op.regions[0], op.offset)}
@@ -521,7 +538,7 @@ def _reduce_window(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.select_and_scatter")
 def _select_and_scatter(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 2, b)
+    _need_regions(op, 2, b)
     operands = b.operands(op)
     window = _window(op, operands[0].shape.rank, "window_dimensions", "window_strides")
     attrs = {
@@ -534,7 +551,7 @@ def _select_and_scatter(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.while")
 def _while(b: Builder, op: Op) -> list[HloInstruction]:
-    _scalar_params(op, 2, b)
+    _need_regions(op, 2, b)
     operands = b.operands(op)
     captured = b.captures(op.regions, op.offset)
     extra = [b.lookup(k, op.offset) for k in captured]

@@ -287,27 +287,33 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
     if split == concat:
         attrs["dimensions"] = (split,)
         return b.multi(op, Opcode.ALL_TO_ALL, operands, attrs)
-    if len(operands) != 1:
-        raise b.module.unsupported(op.offset, "variadic all_to_all with split != concat")
-    (x,) = operands
-    dims = list(x.shape.dims)
-    if dims[split] % count:
-        raise InvalidArgument(
-            f"dimension {split} of size {dims[split]} is not divisible by {count}"
-        )
-    sizes = [*dims[:split], count, dims[split] // count, *dims[split + 1 :]]
-    reshaped = b.add(Opcode.RESHAPE, Shape.array(x.shape.element_type, sizes), [x])
+    reshaped: list[HloInstruction] = []
+    for x in operands:
+        dims = list(x.shape.dims)
+        if dims[split] % count:
+            raise InvalidArgument(
+                f"dimension {split} of size {dims[split]} is not divisible by {count}"
+            )
+        sizes = dims[:split] + [count, dims[split] // count] + dims[split + 1 :]
+        reshaped.append(b.add(Opcode.RESHAPE, Shape.array(x.shape.element_type, sizes), [x]))
     attrs["dimensions"] = (split,)
-    exchanged = b.add(Opcode.ALL_TO_ALL, reshaped.shape, [reshaped], attrs)
+    if len(reshaped) == 1:
+        exchanged = [b.add(Opcode.ALL_TO_ALL, reshaped[0].shape, reshaped, attrs)]
+    else:
+        shape = Shape.tuple_of([r.shape for r in reshaped])
+        exchanged = b.unpack(b.add(Opcode.ALL_TO_ALL, shape, reshaped, attrs))
+    rank = operands[0].shape.rank
     perm: list[int] = []
-    for i in range(len(dims)):
-        after = i + 1 if i >= split else i
+    for i in range(rank):
         if i == concat:
             perm.append(split)
-        perm.append(after)
-    moved = Shape.array(x.shape.element_type, [sizes[p] for p in perm])
-    transposed = b.add(Opcode.TRANSPOSE, moved, [exchanged], {"dimensions": tuple(perm)})
-    return [b.add(Opcode.RESHAPE, b.result_shape(op), [transposed])]
+        perm.append(i + 1 if i >= split else i)
+    results = []
+    for value, shape in zip(exchanged, b.result_shapes(op), strict=True):
+        moved = Shape.array(shape.element_type, [value.shape.dims[p] for p in perm])
+        transposed = b.add(Opcode.TRANSPOSE, moved, [value], {"dimensions": tuple(perm)})
+        results.append(b.add(Opcode.RESHAPE, shape, [transposed]))
+    return results
 
 
 @lowers("stablehlo.collective_permute")
