@@ -235,7 +235,11 @@ _TABLE: tuple[OpDef, ...] = (
     OpDef(Opcode.CLAMP, 3, (), E, ("clamp",)),
     OpDef(Opcode.CLZ, 1, (), EU, ("count_leading_zeros",)),
     OpDef(
-        Opcode.COLLECTIVE_BROADCAST, VARIADIC, (_CHANNEL, _GROUPS), COLL, ("collective_broadcast",)
+        Opcode.COLLECTIVE_BROADCAST,
+        VARIADIC,
+        (_CHANNEL, _GROUPS, _b("has_dynamic_root")),
+        COLL,
+        ("collective_broadcast",),
     ),
     OpDef(
         Opcode.COLLECTIVE_PERMUTE,

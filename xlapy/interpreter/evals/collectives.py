@@ -124,11 +124,25 @@ def _reduce(ctx: Evaluator, instr: HloInstruction, values: list[Array]) -> Array
 
 
 # ---- all-reduce ---------------------------------------------------------------------------
-@evaluates(Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.COLLECTIVE_REDUCE)
+@evaluates(Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START)
 def all_reduce(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """Every member of a group gets the element-wise reduction of all members' operands."""
     group = _require_group(ctx, instr)
     everyone = _exchange(ctx, instr, group, operands)
+    results = [
+        _reduce(ctx, instr, [member[i] for member in everyone]) for i in range(len(operands))
+    ]
+    return _pack(instr, results)
+
+
+@evaluates(Opcode.COLLECTIVE_REDUCE)
+def collective_reduce(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """The group's root (its first member) gets the reduction of all members' operands; the
+    other members get zeros."""
+    group = _require_group(ctx, instr)
+    everyone = _exchange(ctx, instr, group, operands)
+    if ctx.device.flat_id != group[0]:
+        return _pack(instr, [_zeros(shape_of(o)) for o in operands])
     results = [
         _reduce(ctx, instr, [member[i] for member in everyone]) for i in range(len(operands))
     ]
@@ -285,12 +299,29 @@ def collective_permute(ctx: Evaluator, instr: HloInstruction, operands: list[Val
 @evaluates(Opcode.COLLECTIVE_BROADCAST)
 def collective_broadcast(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """Every member of a group gets the operand of the group's first member; devices in no
-    group get zeros."""
+    group get zeros. With ``has_dynamic_root`` the last operand holds, per data operand, the
+    position in the group of the member whose value is broadcast."""
+    data = list(operands)
+    roots = [0] * len(data)
+    if instr.attrs.has_dynamic_root:
+        root_operand = np.asarray(data.pop()).ravel()
+        if root_operand.size != len(data):
+            raise InvalidArgument(
+                f"{_what(instr)}: the root operand needs one index per data operand "
+                f"({len(data)}); got {root_operand.size}"
+            )
+        roots = [int(r) for r in root_operand]
     group = my_group(ctx, instr)
     if group is None:
-        return _pack(instr, [_zeros(shape_of(o)) for o in operands])
-    everyone = _exchange(ctx, instr, group, operands)
-    return _pack(instr, list(everyone[0]))
+        return _pack_values(instr, [_zeros(shape_of(o)) for o in data])
+    everyone = _exchange(ctx, instr, group, data)
+    if any(not 0 <= r < len(group) for r in roots):
+        raise EvaluationError(f"{_what(instr)}: root indices {roots} outside the group {group}")
+    return _pack_values(instr, [everyone[r][i] for i, r in enumerate(roots)])
+
+
+def _pack_values(instr: HloInstruction, results: list[Value]) -> Value:
+    return tuple(results) if instr.shape.is_tuple else results[0]
 
 
 # ---- async done forms -------------------------------------------------------------------
