@@ -27,7 +27,10 @@ def test_program_matches_xla_per_device(name):
     for d, outs in enumerate(results):
         for i, got in enumerate(outs):
             want = data[f"out{i}.dev{d}"]
-            np.testing.assert_allclose(
-                got, want, rtol=1e-6, err_msg=f"{name}: out{i} on device {d}"
-            )
             assert got.dtype == want.dtype
+            where = f"{name}: out{i} on device {d}"
+            if np.issubdtype(want.dtype, np.floating):
+                # tanh and dot may differ from XLA:CPU in the last bits.
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6, err_msg=where)
+            else:
+                np.testing.assert_array_equal(got, want, err_msg=where)
