@@ -146,7 +146,7 @@ def write_xfail(outcomes: list[FileOutcome], path: Path = XFAIL) -> None:
 
 
 def summary(outcomes: list[FileOutcome]) -> str:
-    """Pass rates by folder and by op, worst ops first."""
+    """Pass rates by folder, and by op for the ops with failing files (worst first)."""
     by_folder: dict[str, list[bool]] = defaultdict(list)
     by_op: dict[str, list[bool]] = defaultdict(list)
     for o in outcomes:
@@ -157,8 +157,10 @@ def summary(outcomes: list[FileOutcome]) -> str:
     out.append("by folder:")
     for name, flags in sorted(by_folder.items()):
         out.append(f"  {name:40s} {sum(flags):5d}/{len(flags):<5d} {_pct(sum(flags), len(flags))}")
-    out.append("by op (failing ops first):")
-    for name, flags in sorted(by_op.items(), key=lambda kv: (sum(kv[1]) / len(kv[1]), kv[0])):
+    failing = {k: v for k, v in by_op.items() if not all(v)}
+    perfect = len(by_op) - len(failing)
+    out.append(f"by op: {perfect} of {len(by_op)} ops pass every file; the others:")
+    for name, flags in sorted(failing.items(), key=lambda kv: (sum(kv[1]) / len(kv[1]), kv[0])):
         out.append(f"  {name:40s} {sum(flags):5d}/{len(flags):<5d} {_pct(sum(flags), len(flags))}")
     return "\n".join(out)
 

@@ -23,7 +23,8 @@ def conformance_tool() -> ModuleType:
     module = sys.modules.get(name)
     if module is None:
         spec = importlib.util.spec_from_file_location(name, _TOOL)
-        assert spec is not None and spec.loader is not None
+        assert spec is not None
+        assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)

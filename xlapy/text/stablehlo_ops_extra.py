@@ -294,7 +294,7 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
             raise InvalidArgument(
                 f"dimension {split} of size {dims[split]} is not divisible by {count}"
             )
-        sizes = dims[:split] + [count, dims[split] // count] + dims[split + 1 :]
+        sizes = [*dims[:split], count, dims[split] // count, *dims[split + 1 :]]
         reshaped.append(b.add(Opcode.RESHAPE, Shape.array(x.shape.element_type, sizes), [x]))
     attrs["dimensions"] = (split,)
     if len(reshaped) == 1:
@@ -327,7 +327,9 @@ def _collective_permute(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.collective_broadcast")
 def _collective_broadcast(b: Builder, op: Op) -> list[HloInstruction]:
-    return b.multi(op, Opcode.COLLECTIVE_BROADCAST, b.operands(op), _collective_attrs(op))
+    attrs = _collective_attrs(op)
+    attrs["has_dynamic_root"] = "has_dynamic_root" in op.attrs
+    return b.multi(op, Opcode.COLLECTIVE_BROADCAST, b.operands(op), attrs)
 
 
 def _transfer_attrs(op: Op) -> dict[str, Any]:
