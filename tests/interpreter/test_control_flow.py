@@ -3,7 +3,7 @@ CompositeCall, Fusion), on modules built directly in the IR."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -11,29 +11,12 @@ import pytest
 import xlapy
 from xlapy import dtypes
 from xlapy.errors import InvalidArgument, Unimplemented
-from xlapy.interpreter.evaluator import EVALUATORS, load_evaluators
 from xlapy.ir import HloComputation, HloInstruction, HloModule, Opcode
 from xlapy.ir import attrs as A
-from xlapy.literal import Literal, Value
+from xlapy.literal import Literal
 from xlapy.shape import Shape
 
 S32, F32, PRED = dtypes.S32, dtypes.F32, dtypes.PRED
-
-
-def _structural_fallbacks() -> None:
-    """constant / tuple / get-tuple-element, for as long as their owners' evals have not
-    landed (registered only when missing, after every real eval module is loaded)."""
-    load_evaluators()
-    fallbacks: dict[Opcode, Callable[..., Value]] = {
-        Opcode.CONSTANT: lambda ctx, instr, ops: instr.attrs.literal.value,
-        Opcode.TUPLE: lambda ctx, instr, ops: tuple(ops),
-        Opcode.GET_TUPLE_ELEMENT: lambda ctx, instr, ops: ops[0][instr.attrs.index],
-    }
-    for opcode, fn in fallbacks.items():
-        EVALUATORS.setdefault(opcode, fn)
-
-
-_structural_fallbacks()
 
 
 class Comp:
