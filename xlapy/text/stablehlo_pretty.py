@@ -158,6 +158,9 @@ def _universal(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
         operand_types, result_types = _types(p, name, len(results), offset)
     elif results and isinstance(attrs.get("value"), Literal):
         result_types = [attrs["value"].shape] * len(results)
+    elif results:
+        got = p.tok.text or "end of input"
+        raise p.error(f"expected ',' or ':' and the type of {name}; got '{got}'")
     return _op(name, results, operands, attrs, result_types or [], offset, None, raw,
                operand_types)  # fmt: skip
 
