@@ -289,11 +289,13 @@ def _hex_blob(text: str, elem: ElementType, dims: tuple[int, ...]) -> np.ndarray
 def _from_bytes(data: bytes, elem: ElementType, count: int) -> np.ndarray:
     assert elem.numpy is not None
     if elem.is_pred:
-        return np.frombuffer(data, np.uint8) != 0
+        flags: np.ndarray = np.frombuffer(data, np.uint8) != 0
+        return flags
     if elem.bits < 8:
         raw = np.frombuffer(data, np.uint8)
         return bits_to_float(raw, elem) if elem.is_float else bits_to_int(raw, elem)
     if elem.numpy.kind in "iufc":  # numpy's own types (ml_dtypes floats have kind 'V')
-        return np.frombuffer(data, elem.numpy.newbyteorder("<")).astype(elem.numpy)
+        out: np.ndarray = np.frombuffer(data, elem.numpy.newbyteorder("<")).astype(elem.numpy)
+        return out
     raw = np.frombuffer(data, np.dtype(f"<u{elem.numpy.itemsize}"))
     return raw.astype(np.dtype(f"u{elem.numpy.itemsize}")).view(elem.numpy)

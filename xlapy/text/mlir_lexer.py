@@ -97,7 +97,9 @@ class Lexer:
         """The first position at or after ``pos`` that is not whitespace, comment or loc(...)."""
         text = self.text
         while True:
-            pos = _TRIVIA.match(text, pos, self.end).end()
+            trivia = _TRIVIA.match(text, pos, self.end)
+            assert trivia is not None  # the pattern matches the empty string
+            pos = trivia.end()
             if text.startswith("loc", pos) and (pos == 0 or not re.match(_ID_CHARS, text[pos - 1])):
                 m = _LOC.match(text, pos, self.end)
                 if m is not None:

@@ -6,7 +6,7 @@ ops, types and attributes (STABLEHLO_SYNTAX.md §1-§5). Pretty op forms are par
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, NoReturn
 
 from xlapy import dtypes
 from xlapy.errors import InvalidArgument, ParseError
@@ -682,7 +682,7 @@ def symbol_name(text: str) -> str:
     return unescape_string(body) if body.startswith('"') else body
 
 
-def quantized_error(parser: MlirParser, t: QuantizedType) -> Any:
+def quantized_error(parser: MlirParser, t: QuantizedType) -> NoReturn:
     from xlapy.errors import Unimplemented
 
     raise Unimplemented(

@@ -49,8 +49,8 @@ def pairs(value: Any) -> list[tuple[int, int]]:
     if value is None:
         return []
     if isinstance(value, Literal):
-        arr = np.asarray(value.value).reshape(-1, 2) if np.size(value.value) else []
-        return [(int(a), int(b)) for a, b in arr]
+        arr = np.asarray(value.value)
+        return [(int(a), int(b)) for a, b in arr.reshape(-1, 2)] if arr.size else []
     return [(int(a), int(b)) for a, b in value]
 
 
@@ -630,6 +630,7 @@ def _branch_packed(b: Builder, op: Op, index: int) -> tuple[Any, HloInstruction]
 def _call(b: Builder, op: Op) -> list[HloInstruction]:
     target = op.attrs.get("callee")
     comp = callee(b, target, op)
+    assert isinstance(target, SymbolRef)
     call = b.add(Opcode.CALL, comp.root.shape, b.operands(op), {"to_apply": comp})
     return _call_results(b, call, len(b.module.ast.functions[target.name].result_types))
 

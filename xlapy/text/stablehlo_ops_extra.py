@@ -215,7 +215,7 @@ def _run_parallel(b: Builder, op: Op) -> list[HloInstruction]:
 
 
 def _replica_groups(value: Any) -> A.ReplicaGroups:
-    if not isinstance(value, Literal) or not np.size(value.value):
+    if not isinstance(value, Literal) or not np.asarray(value.value).size:
         return A.ReplicaGroups()
     rows = np.asarray(value.value).reshape(value.shape.dims[0], -1)
     return A.ReplicaGroups(tuple(tuple(int(x) for x in r if x >= 0) for r in rows))
@@ -320,7 +320,7 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
 def _collective_permute(b: Builder, op: Op) -> list[HloInstruction]:
     attrs = _collective_attrs(op)
     pairs = op.attrs.get("source_target_pairs")
-    rows = np.asarray(pairs.value).reshape(-1, 2) if isinstance(pairs, Literal) else []
+    rows: Any = np.asarray(pairs.value).reshape(-1, 2) if isinstance(pairs, Literal) else []
     attrs["source_target_pairs"] = tuple((int(s), int(t)) for s, t in rows)
     return b.multi(op, Opcode.COLLECTIVE_PERMUTE, b.operands(op), attrs)
 
