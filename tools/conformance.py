@@ -11,6 +11,8 @@ rewrites ``tests/conformance/xfail.txt`` with the files that fail now (``path  #
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import re
 import sys
 import time
@@ -97,7 +99,8 @@ def run_one(path: str, root: str) -> FileOutcome:
         text = Path(path).read_text()
         interpret, args_text = run_mode(text)
         args = parse_args_attr(args_text) if args_text else None
-        results = run_text(text, path, args, parse_only=not interpret)
+        with contextlib.redirect_stdout(io.StringIO()):  # interpreter.print output
+            results = run_text(text, path, args, parse_only=not interpret)
     except Exception as err:  # reading the file or its --args failed
         return FileOutcome(rel, False, 0, 1, f"{type(err).__name__}: {err}", 0.0)
     bad = [r for r in results if not r.passed]

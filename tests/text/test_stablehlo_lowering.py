@@ -273,3 +273,19 @@ def test_region_capturing_non_constant_is_rejected() -> None:
     }"""
     with pytest.raises(Unimplemented, match="%s is defined outside this region"):
         parse_stablehlo(text)
+
+
+def test_sdy_ops_are_identity() -> None:
+    text = """module @jit_f attributes {mhlo.num_partitions = 1 : i32} {
+      sdy.mesh @mesh = <["x"=1]>
+      func.func public @main(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<4xf32> {
+        %0 = sdy.sharding_constraint %arg0 <@mesh, [{"x"}]> : tensor<4xf32>
+        %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"x"}]>] out_shardings=[<@mesh, [{"x"}]>] manual_axes={"x"} (%arg1: tensor<4xf32>) {
+          %2 = stablehlo.add %arg1, %arg1 : tensor<4xf32>
+          sdy.return %2 : tensor<4xf32>
+        } : (tensor<4xf32>) -> tensor<4xf32>
+        return %1 : tensor<4xf32>
+      }
+    }"""
+    (out,) = _run(text, np.arange(4, dtype=np.float32))
+    np.testing.assert_array_equal(out, [0, 2, 4, 6])

@@ -245,6 +245,23 @@ def _optimization_barrier(b: Builder, op: Op) -> list[HloInstruction]:
     return b.unpack(barrier)
 
 
+@lowers("sdy.manual_computation")
+def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
+    """Identity sharding: the body is inlined when its per-device types are the global ones
+    (xlapy runs the global program; a mesh that splits the data is not supported)."""
+    operands = b.operands(op)
+    block = b.single_block(op.regions[0], op.offset)
+    for (name, t), x in zip(block.args, operands, strict=True):
+        if not x.shape.compatible(b.shape(t, op.offset)):
+            raise b.module.unsupported(
+                op.offset,
+                f"sdy.manual_computation over a mesh that splits its operands ({x.shape.to_mlir()} "
+                f"-> {b.shape(t, op.offset).to_mlir()}) is not supported",
+            )
+        b.env[name] = x
+    return b.lower_ops(block)
+
+
 @lowers("sdy.sharding_constraint", "tensor.cast")
 def _identity(b: Builder, op: Op) -> list[HloInstruction]:
     return b.operands(op)

@@ -444,6 +444,32 @@ def _sharding_constraint(p: MlirParser, name: str, results: list[str], offset: i
     return _op(name, results, [operand], {}, result_types or [], offset)
 
 
+def _manual_computation(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
+    """``sdy.manual_computation(%x) in_shardings=[...] out_shardings=[...] manual_axes={...}
+    (%arg: T) { ... sdy.return ... } : (...) -> ...``; the sharding attributes are skipped."""
+    p.expect("(")
+    operands = p.parse_ssa_list(")")
+    while not (p.at("(") and p.lex.token_at(p.tok.end).kind is Tok.SSA):
+        if p.tok.kind is Tok.EOF:
+            raise p.error("expected the block arguments of sdy.manual_computation")
+        if p.at("<"):
+            p.skip_balanced_angle()
+        else:
+            p.advance()
+    p.expect("(")
+    args: list[tuple[str, MlirType]] = []
+    while not p.accept(")"):
+        arg = p.expect_kind(Tok.SSA, "a block argument").text
+        p.expect(":")
+        args.append((arg, p.parse_type()))
+        if not p.at(")"):
+            p.expect(",")
+    region = p.parse_region(args)
+    p.expect(":")
+    operand_types, result_types = p.parse_function_type()
+    return _op(name, results, operands, {}, result_types, offset, [region], None, operand_types)
+
+
 def _tensor_cast(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
     operand = p.expect_kind(Tok.SSA).text
     p.expect(":")
@@ -465,5 +491,6 @@ _SPECIAL: dict[str, PrettyParser] = {
     "chlo.top_k": _top_k,
     "stablehlo.optimization_barrier": _optimization_barrier,
     "sdy.sharding_constraint": _sharding_constraint,
+    "sdy.manual_computation": _manual_computation,
     "tensor.cast": _tensor_cast,
 }
