@@ -327,7 +327,8 @@ class XlaBuilder:
                 )
             from xlapy.builder import ops
 
-            sub = self.create_sub_builder(getattr(comp, "__name__", name).strip("<>") or name)
+            fn_name = getattr(comp, "__name__", "")
+            sub = self.create_sub_builder(fn_name if fn_name.isidentifier() else name)
             params = [ops.Parameter(sub, i, s, f"p{i}") for i, s in enumerate(param_shapes)]
             out = comp(*params)
             if isinstance(out, tuple | list):
