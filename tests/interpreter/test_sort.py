@@ -287,3 +287,16 @@ def test_topk_against_jax():
     # oracle for floats.
     oracle.check(lambda x: lax.top_k(x, 5), [x], oracles=("xla", "stablehlo"))
     oracle.check(lambda x: lax.top_k(x, 6), [np.nan_to_num(x).astype(np.int16)])
+
+
+@pytest.mark.parametrize("n", [2, 3, 5, 8, 13, 31, 64, 100])
+def test_merge_sort_matches_a_stable_argsort(n):
+    """The merge-sort path on every run-length pattern (ragged last runs included)."""
+    rng = np.random.default_rng(n)
+    keys = rng.integers(0, max(n // 3, 2), size=(2, n)).astype(np.int32)
+    positions = np.tile(np.arange(n, dtype=np.int32), (2, 1))
+    root, extra = indirect("s32")
+    got_keys, got_positions = sort([keys, positions], 1, root, extra)
+    order = np.argsort(keys, axis=1, kind="stable")
+    assert_same(got_positions, order.astype(np.int32))
+    assert_same(got_keys, np.take_along_axis(keys, order, axis=1))
