@@ -8,6 +8,7 @@ names unique). Python operators and indexing on XlaOp are sugar over the same op
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -328,7 +329,8 @@ class XlaBuilder:
             from xlapy.builder import ops
 
             fn_name = getattr(comp, "__name__", "")
-            sub = self.create_sub_builder(fn_name if fn_name.isidentifier() else name)
+            label = fn_name if fn_name.isidentifier() else name
+            sub = self.create_sub_builder(re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_"))
             params = [ops.Parameter(sub, i, s, f"p{i}") for i, s in enumerate(param_shapes)]
             out = comp(*params)
             if isinstance(out, tuple | list):
