@@ -7,12 +7,31 @@ op are printed at the end of the run.
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from dataclasses import asdict
 from pathlib import Path
+from types import ModuleType
 
 import pytest
-from conftest import conformance_tool
+
+_TOOL = Path(__file__).resolve().parents[2] / "tools" / "conformance.py"
+
+
+def conformance_tool() -> ModuleType:
+    """``tools/conformance.py`` as a module (shared with conftest.py through sys.modules)."""
+    name = "xlapy_conformance_tool"
+    module = sys.modules.get(name)
+    if module is None:
+        spec = importlib.util.spec_from_file_location(name, _TOOL)
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return module
+
 
 _XFAIL: dict[str, str] | None = None
 
