@@ -71,27 +71,9 @@ class FileOutcome:
     seconds: float
 
 
-_ARGS = re.compile(r'--args="([^"]*)"')
-
-
-def run_mode(text: str) -> tuple[bool, str | None]:
-    """``(interpret, args)`` from the file's ``// RUN:`` lines: files that upstream only
-    parses and round-trips (testdata/dynamic) are parsed and lowered, not run; ``--args`` of
-    the interpreting RUN line are passed to the entry function."""
-    runs = [ln.split("RUN:", 1)[1].strip() for ln in text.splitlines() if ln.startswith("// RUN:")]
-    interpreting = [r for r in runs if "--interpret" in r and not r.startswith("not ")]
-    if runs and not interpreting:
-        return False, None
-    for run in interpreting:
-        m = _ARGS.search(run)
-        if m:
-            return True, m.group(1)
-    return True, None
-
-
 def run_one(path: str, root: str) -> FileOutcome:
     """Runs every test of one file (in this process)."""
-    from xlapy.cli.interpret_cmd import parse_args_attr, run_text
+    from xlapy.cli.interpret_cmd import parse_args_attr, run_mode, run_text
 
     start = time.perf_counter()
     rel = str(Path(path).relative_to(root))

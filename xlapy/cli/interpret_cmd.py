@@ -12,6 +12,7 @@ check failed or a test raised, 2 when a file does not parse or uses an unsupport
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 from dataclasses import dataclass
@@ -63,6 +64,28 @@ def parse_args_attr(text: str) -> list[np.ndarray]:
             "--args=[dense<1> : tensor<2xi32>, ...]", "--args"
         )  # fmt: skip
     return [np.asarray(v.value) for v in values]
+
+
+_RUN_ARGS = re.compile(r'--args="([^"]*)"')
+
+
+def run_mode(text: str) -> tuple[bool, str | None]:
+    """``(interpret, args)`` as the file's own ``// RUN:`` lines say.
+
+    Upstream runs a test file with the commands of its RUN lines: files whose RUN lines never
+    call ``--interpret`` (testdata/dynamic: parse, serialize and round-trip tests) are parsed
+    and lowered, not run; ``--args`` of the interpreting RUN line are the entry arguments.
+    A file without RUN lines is interpreted.
+    """
+    runs = [ln.split("RUN:", 1)[1].strip() for ln in text.splitlines() if ln.startswith("// RUN:")]
+    interpreting = [r for r in runs if "--interpret" in r and not r.startswith("not ")]
+    if runs and not interpreting:
+        return False, None
+    for command in interpreting:
+        match = _RUN_ARGS.search(command)
+        if match:
+            return True, match.group(1)
+    return True, None
 
 
 def run_module(module: HloModule, args: list[np.ndarray] | None = None
@@ -125,10 +148,17 @@ def run_text(
 
 
 def run_file(
-    path: str | Path, args: list[np.ndarray] | None = None, parse_only: bool = False
+    path: str | Path, args: list[np.ndarray] | None = None, parse_only: bool | None = None
 ) -> list[TestResult]:
+    """Runs one file; without explicit ``args``/``parse_only``, as its RUN lines say."""
     path = Path(path)
-    return run_text(path.read_text(), str(path), args, parse_only)
+    text = path.read_text()
+    interpret, run_args = run_mode(text)
+    if args is None and run_args is not None:
+        args = parse_args_attr(run_args)
+    if parse_only is None:
+        parse_only = not interpret and args is None
+    return run_text(text, str(path), args, parse_only)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -189,15 +189,19 @@ def all_to_all(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
     n = len(group)
     if instr.attrs.dimensions:
         (dim,) = instr.attrs.dimensions
-        (operand,) = operands
-        if operand.shape[dim] % n:
-            raise InvalidArgument(
-                f"{_what(instr)}: dimension {dim} of the operand ({operand.shape[dim]}) is not "
-                f"divisible by the group size {n}"
-            )
-        blocks = np.split(operand, n, axis=dim)
+        for operand in operands:
+            if operand.shape[dim] % n:
+                raise InvalidArgument(
+                    f"{_what(instr)}: dimension {dim} of the operand ({operand.shape[dim]}) is "
+                    f"not divisible by the group size {n}"
+                )
+        blocks = [np.split(operand, n, axis=dim) for operand in operands]
         everyone = _exchange(ctx, instr, group, blocks)
-        return np.concatenate([member[me] for member in everyone], axis=dim)
+        results = [
+            np.concatenate([member[i][me] for member in everyone], axis=dim)
+            for i in range(len(operands))
+        ]
+        return _pack_values(instr, results)
     if len(operands) != n:
         raise InvalidArgument(
             f"{_what(instr)}: the tuple form needs one operand per group member ({n}); "
