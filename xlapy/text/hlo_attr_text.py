@@ -504,7 +504,7 @@ def _bracketed_ints(p: Cursor) -> list[int]:
 def _parse_sharding_metadata(p: Cursor) -> str:
     if p.peek2().is_punct("{"):
         p.expect_punct("{")
-        items = []
+        items: list[str] = []
         while not p.accept_punct("}"):
             if items:
                 p.expect_punct(",")
@@ -591,7 +591,7 @@ def format_frontend_attributes(values: Mapping[str, str]) -> str:
 def parse_input_output_alias(p: Cursor) -> A.RawAttribute:
     """``{ {0}: (0, {}, may-alias), ... }`` -> canonical text."""
     p.expect_punct("{")
-    items = []
+    items: list[str] = []
     while not p.accept_punct("}"):
         if items:
             p.expect_punct(",")
@@ -615,7 +615,7 @@ def parse_input_output_alias(p: Cursor) -> A.RawAttribute:
 def parse_buffer_donor(p: Cursor) -> A.RawAttribute:
     """``{ (2, {}), ... }`` -> canonical text."""
     p.expect_punct("{")
-    items = []
+    items: list[str] = []
     while not p.accept_punct("}"):
         if items:
             p.expect_punct(",")

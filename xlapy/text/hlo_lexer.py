@@ -394,9 +394,9 @@ class Cursor:
             tok = self.peek()
             if tok.kind is Tok.EOF:
                 break
-            if tok.kind is Tok.PUNCT and tok.value in "([{":
+            if tok.kind is Tok.PUNCT and str(tok.value) in "([{":
                 depth += 1
-            elif tok.kind is Tok.PUNCT and tok.value in ")]}":
+            elif tok.kind is Tok.PUNCT and str(tok.value) in ")]}":
                 if depth == 0:
                     break
                 depth -= 1

@@ -264,10 +264,10 @@ class HloParser(T.AttrParser):
         if tok.kind not in (Tok.NAME, Tok.IDENT):
             raise self.expected("a computation name", tok)
         self.next()
-        comp = self.computations.get(str(tok.value))
-        if comp is None:
+        found = self.computations.get(str(tok.value))
+        if found is None:
             raise self.error(tok.start, f"computation {tok.value!r} is not defined (before use)")
-        return comp
+        return found
 
     # ---- shapes -------------------------------------------------------------------------
     def parse_shape(self) -> Shape:
@@ -344,7 +344,7 @@ class HloParser(T.AttrParser):
             key = tok.value if tok.kind in (Tok.IDENT, Tok.PUNCT) else None
             if key == "D":
                 self.expect_punct("(")
-                levels = []
+                levels: list[str] = []
                 while not self.accept_punct(")"):
                     if levels:
                         self.expect_punct(",")
@@ -357,7 +357,7 @@ class HloParser(T.AttrParser):
                 tiles = []
                 while self.at_punct("("):
                     self.next()
-                    dims = []
+                    dims: list[int] = []
                     while not self.accept_punct(")"):
                         if dims:
                             self.expect_punct(",")
@@ -492,18 +492,18 @@ class HloParser(T.AttrParser):
             if tok.kind not in (Tok.NAME, Tok.IDENT):
                 raise self.expected("an operand name", tok)
             self.next()
-            operand = scope.names.get(str(tok.value))
-            if operand is None:
+            defined = scope.names.get(str(tok.value))
+            if defined is None:
                 raise self.error(
                     tok.start, f"instruction {tok.value!r} is not defined (before this use)"
                 )
-            if written is not None and not written.compatible(operand.shape):
+            if written is not None and not written.compatible(defined.shape):
                 raise self.error(
                     shape_tok.start,
                     f"operand {tok.value} is written with shape {written.to_hlo(layout=False)} "
-                    f"but has shape {operand.shape.to_hlo(layout=False)}",
+                    f"but has shape {defined.shape.to_hlo(layout=False)}",
                 )
-            operands.append(operand)
+            operands.append(defined)
         return operands
 
     def _parse_attributes(

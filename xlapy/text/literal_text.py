@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -67,21 +68,31 @@ def elided_literal(shape: Shape) -> ElidedLiteral:
 # ---- float formatting -------------------------------------------------------------------
 
 
+def _finfo(etype: ElementType) -> Any:
+    """ml_dtypes.finfo of a float type (nmant, max, tiny)."""
+    return ml_dtypes.finfo(etype.numpy)  # type: ignore[no-untyped-call]
+
+
+def _nmant(etype: ElementType) -> int:
+    """Explicit mantissa bits of a float type."""
+    return int(_finfo(etype).nmant)
+
+
 def max_digits10(etype: ElementType) -> int:
     """``std::numeric_limits<T>::max_digits10`` = floor(p * log10(2)) + 2, p = mantissa + 1."""
-    return math.floor((ml_dtypes.finfo(etype.numpy).nmant + 1) * math.log10(2)) + 2
+    return math.floor((_nmant(etype) + 1) * math.log10(2)) + 2
 
 
 def _digits10(etype: ElementType) -> int:
-    return math.floor(ml_dtypes.finfo(etype.numpy).nmant * math.log10(2))
+    return math.floor(_nmant(etype) * math.log10(2))
 
 
 def _quiet_nan_bit(etype: ElementType) -> int:
-    return 1 << (ml_dtypes.finfo(etype.numpy).nmant - 1)
+    return 1 << (_nmant(etype) - 1)
 
 
 def _mantissa_mask(etype: ElementType) -> int:
-    return (1 << ml_dtypes.finfo(etype.numpy).nmant) - 1
+    return (1 << _nmant(etype)) - 1
 
 
 def _storage_uint(etype: ElementType) -> np.dtype:
@@ -114,7 +125,7 @@ def format_floats(values: Array, etype: ElementType) -> list[str]:
         out = [f"{v:.{digits}g}" for v in wide.tolist()]
     if nan.any():
         bits = flat.view(_storage_uint(etype)).astype(np.uint64)
-        sign_bit = np.uint64(1 << (etype.numpy.itemsize * 8 - 1))
+        sign_bit = np.uint64(1 << (_storage_uint(etype).itemsize * 8 - 1))
         if etype.bits < 8:
             sign_bit = np.uint64(1 << (etype.bits - 1))
         for i in np.flatnonzero(nan).tolist():
@@ -422,7 +433,7 @@ def _convert_ints(src: _Source, tokens: list[str], offsets: list[int], etype: El
 
 
 def _nan_bits(etype: ElementType, negative: bool, payload: int | None) -> int:
-    nmant = ml_dtypes.finfo(etype.numpy).nmant
+    nmant = _nmant(etype)
     exp_bits = etype.bits - 1 - nmant
     bits = ((1 << exp_bits) - 1) << nmant
     bits |= payload if payload is not None else _quiet_nan_bit(etype)
@@ -473,10 +484,10 @@ def _convert_floats(
     finite = np.isfinite(wide)
     bad = finite & ~np.isfinite(out.astype(np.float64))
     if etype is dtypes.F8E8M0FNU:
-        bad |= finite & (wide < float(ml_dtypes.finfo(etype.numpy).tiny))
+        bad |= finite & (wide < float(_finfo(etype).tiny))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        fi = ml_dtypes.finfo(etype.numpy)
+        fi = _finfo(etype)
         lo = float(fi.tiny) if etype is dtypes.F8E8M0FNU else -float(fi.max)
         raise src.error(
             offsets[i],
