@@ -1,61 +1,138 @@
 """Run a program (HLO text or StableHLO) on inputs from an .npz file.
 
   xlapy run FILE [--inputs IN.npz] [--outputs OUT.npz] [--flush-denormals]
+                 [--replicas R] [--partitions P] [--infeed FEED.npz] [--outfeed OUT.npz]
 
 The entry computation's arguments are ``arg0, arg1, ...`` of IN.npz (numpy arrays of the
-parameters' exact dtypes). Results, tuples flattened, are written to OUT.npz as ``out0, out1,
-...``, or printed (``out0 = tensor<2xf32> {...}``) when no --outputs is given.
+parameters' exact dtypes; token parameters need none). Results, tuples flattened, are written
+to OUT.npz as ``out0, out1, ...``, or printed (``out0 = tensor<2xf32> {...}``) when no
+--outputs is given.
+
+SPMD programs run on R x P devices (default: the module's replica_count and num_partitions).
+An argument is either ``argI`` (the same on every device) or ``argI.devD`` for every device D
+(device = replica * P + partition); results are ``outI.devD``. ``--infeed`` holds the values the
+program's infeed instructions pop (``infeed0, infeed1, ...`` in order); ``--outfeed`` receives
+what its outfeed instructions push (``outfeed0, ...``).
 """
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.run import run
+from xlapy.interpreter.runtime import DEFAULT_TIMEOUT
+from xlapy.ir.module import HloModule
+from xlapy.literal import Value
 from xlapy.loader import load
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("file", help="program: .hlo (HLO text) or .mlir (StableHLO)")
-    parser.add_argument("--inputs", help=".npz file with arg0, arg1, ...")
+    parser.add_argument("--inputs", help=".npz file with arg0, arg1, ... (or argI.devD)")
     parser.add_argument("--outputs", help="write the results to this .npz (out0, out1, ...)")
     parser.add_argument(
         "--flush-denormals",
         action="store_true",
         help="flush f32/bf16 subnormals to zero as XLA:CPU does",
     )
+    parser.add_argument("--replicas", type=int, help="number of replicas (default: the module's)")
+    parser.add_argument(
+        "--partitions", type=int, help="number of partitions (default: the module's)"
+    )
+    parser.add_argument("--infeed", help=".npz with infeed0, infeed1, ... for infeed instructions")
+    parser.add_argument("--outfeed", help="write what outfeed instructions push to this .npz")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        help="seconds a device waits at a collective before failing",
+    )
 
 
-def read_inputs(path: str | None, count: int) -> list[np.ndarray]:
-    """``arg0 .. arg{count-1}`` of an .npz file; raises InvalidArgument naming what is missing."""
-    if count == 0:
-        return []
-    if path is None:
-        raise InvalidArgument(f"the entry computation takes {count} arguments; pass --inputs")
+def _numbered(path: str, prefix: str) -> list[np.ndarray]:
     with np.load(Path(path), allow_pickle=False) as data:
-        missing = [f"arg{i}" for i in range(count) if f"arg{i}" not in data.files]
+        values = []
+        while f"{prefix}{len(values)}" in data.files:
+            values.append(data[f"{prefix}{len(values)}"])
+        return values
+
+
+def read_inputs(path: str | None, module: HloModule, devices: int) -> list[Any]:
+    """One entry per parameter: an array, a list of per-device arrays, or None for tokens.
+
+    Raises InvalidArgument naming what is missing.
+    """
+    params = module.entry.parameters
+    needed = [i for i, p in enumerate(params) if not p.shape.is_token]
+    if not needed:
+        return [None] * len(params)
+    if path is None:
+        raise InvalidArgument(f"the entry computation takes {len(params)} arguments; pass --inputs")
+    args: list[Any] = [None] * len(params)
+    with np.load(Path(path), allow_pickle=False) as data:
+        missing = []
+        for i in needed:
+            if f"arg{i}" in data.files:
+                args[i] = data[f"arg{i}"]
+            elif devices > 1 and all(f"arg{i}.dev{d}" in data.files for d in range(devices)):
+                args[i] = [data[f"arg{i}.dev{d}"] for d in range(devices)]
+            else:
+                missing.append(f"arg{i}" if devices == 1 else f"arg{i} (or arg{i}.devD)")
         if missing:
             raise InvalidArgument(
                 f"{path} lacks {', '.join(missing)}; it holds {', '.join(data.files) or 'nothing'}"
             )
-        return [data[f"arg{i}"] for i in range(count)]
+    return args
+
+
+def _save(path: str, arrays: dict[str, Value]) -> None:
+    kept = {k: np.asarray(v) for k, v in arrays.items() if isinstance(v, np.ndarray)}
+    np.savez(Path(path), **kept)  # type: ignore[arg-type]
 
 
 def main(args: argparse.Namespace) -> int:
     module = load(Path(args.file))
-    inputs = read_inputs(args.inputs, len(module.entry.parameters))
-    results = run(module, *inputs, flush_denormals=args.flush_denormals)
+    replicas = args.replicas or module.config.replica_count
+    partitions = args.partitions or module.config.num_partitions
+    devices = replicas * partitions
+    inputs = read_inputs(args.inputs, module, devices)
+    infeed = _numbered(args.infeed, "infeed") if args.infeed else []
+    outfeed: list[Value] = []
+    results = run(
+        module,
+        *inputs,
+        flush_denormals=args.flush_denormals,
+        replicas=replicas,
+        partitions=partitions,
+        infeed=infeed,
+        outfeed=outfeed,
+        timeout=args.timeout,
+    )
+    per_device = [results] if devices == 1 else results
+    if args.outfeed:
+        _save(args.outfeed, {f"outfeed{i}": v for i, v in enumerate(outfeed)})
     if args.outputs:
-        arrays = {
-            f"out{i}": np.asarray(v) for i, v in enumerate(results) if isinstance(v, np.ndarray)
-        }
-        np.savez(Path(args.outputs), **arrays)  # type: ignore[arg-type]
+        if devices == 1:
+            _save(args.outputs, {f"out{i}": v for i, v in enumerate(results)})
+        else:
+            _save(
+                args.outputs,
+                {
+                    f"out{i}.dev{d}": v
+                    for d, outs in enumerate(per_device)
+                    for i, v in enumerate(outs)
+                },
+            )
         return 0
-    for i, value in enumerate(results):
-        print(f"out{i} = {format_value(value)}")
+    for d, outs in enumerate(per_device):
+        if devices > 1:
+            print(f"device {d}:")
+        for i, value in enumerate(outs):
+            print(f"{'  ' if devices > 1 else ''}out{i} = {format_value(value)}")
     return 0
