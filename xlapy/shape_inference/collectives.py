@@ -184,27 +184,25 @@ def infer_reduce_scatter(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs)
 
 @infers(Opcode.ALL_TO_ALL)
 def infer_all_to_all(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
-    """all-to-all (OPS.md AllToAll; stablehlo#all_to_all): the array form (``dimensions={d}``,
-    one operand) keeps the shape, d divisible by the group size (C2); the tuple form exchanges
-    N operands of one shape with N participants."""
+    """all-to-all (OPS.md AllToAll; stablehlo#all_to_all): the array form (``dimensions={d}``)
+    keeps each operand's shape, d divisible by the group size (C2), several operands giving a
+    tuple; the tuple form exchanges N operands of one shape with N participants."""
     shapes = _arrays(ctx, operands)
     count = group_size(ctx, attrs, ("C5", "C7"))
     dims = tuple(attrs.dimensions)
     if dims:
-        if len(shapes) != 1 or len(dims) != 1:
+        if len(dims) != 1:
             raise ctx.error(
-                None,
-                "the array form takes one operand and one split dimension; got "
-                f"{len(shapes)} operands and dimensions={fmt_ints(dims)}",
+                None, f"the array form takes one split dimension; got dimensions={fmt_ints(dims)}"
             )
-        (s,) = shapes
-        dim_in_range(ctx, dims[0], s.rank, "split_dimension", "C1", s)
-        if count is not None and s.dims[dims[0]] % count:
-            raise ctx.error(
-                "C2",
-                f"dimension {dims[0]} of {fmt(s)} must be a multiple of the group size {count}",
-            )
-        return s
+        for s in shapes:
+            dim_in_range(ctx, dims[0], s.rank, "split_dimension", "C1", s)
+            if count is not None and s.dims[dims[0]] % count:
+                raise ctx.error(
+                    "C2",
+                    f"dimension {dims[0]} of {fmt(s)} must be a multiple of the group size {count}",
+                )
+        return collate(shapes)
     if count is not None and len(shapes) != count:
         raise ctx.error(
             None, f"the tuple form needs one operand per participant ({count}); got {len(shapes)}"
