@@ -221,7 +221,7 @@ def test_dynamic_slice_takes_one_index_vector():
 
 
 def test_dynamic_slice_wrong_index_count_is_an_error():
-    with pytest.raises(InvalidArgument, match=r"dynamic-slice .* \[C3\]: start_indices must be 2"):
+    with pytest.raises(InvalidArgument, match=r"dynamic-slice .* \[C2\]: start_indices must be 2"):
         dynamic_slice(B, [np.int32(1)], [2, 2])
 
 

@@ -32,13 +32,22 @@ def _check_dims(
 
 
 def _index_vectors(
-    instr: HloInstruction, indices: Array, index_vector_dim: int, size: int, name: str
+    instr: HloInstruction,
+    indices: Array,
+    index_vector_dim: int,
+    size: int,
+    name: str,
+    labels: tuple[str, str],
 ) -> Array:
     """``indices`` (int64) with the index vector dimension last; a trailing dimension of size
-    1 is implied when ``index_vector_dim == rank``."""
+    1 is implied when ``index_vector_dim == rank``. ``labels``: the constraints on
+    ``index_vector_dim`` and on the index vector size."""
     if not 0 <= index_vector_dim <= indices.ndim:
         raise error(
-            instr, "C", f"index_vector_dim must be in [0, {indices.ndim}]", str(index_vector_dim)
+            instr,
+            labels[0],
+            f"index_vector_dim must be in [0, {indices.ndim}]",
+            str(index_vector_dim),
         )
     values = index_values(indices)
     if index_vector_dim == indices.ndim:
@@ -48,7 +57,7 @@ def _index_vectors(
     if values.shape[-1] != size:
         raise error(
             instr,
-            "C",
+            labels[1],
             f"the index vectors of {name} must have {size} elements",
             f"{shape_of(indices).to_hlo(layout=False)} with index_vector_dim={index_vector_dim}",
         )
@@ -131,28 +140,28 @@ def gather_array(
     index_vector_dim = int(attrs.index_vector_dim)
     rank = operand.ndim
     if len(slice_sizes) != rank:
-        raise error(instr, "C7", f"slice_sizes must have {rank} entries", str(list(slice_sizes)))
+        raise error(instr, "C20", f"slice_sizes must have {rank} entries", str(list(slice_sizes)))
     for d, (size, n) in enumerate(zip(slice_sizes, operand.shape, strict=True)):
         if not 0 <= size <= n:
             raise error(
                 instr,
-                "C8",
+                "C21",
                 f"slice_sizes[{d}] must be in [0, {n}]",
                 f"slice_sizes {list(slice_sizes)} for operand {list(operand.shape)}",
             )
-    _check_dims(instr, "C4", "collapsed_slice_dims", collapsed_slice_dims, rank)
-    _check_dims(instr, "C6", "operand_batching_dims", operand_batching_dims, rank)
-    _check_dims(instr, "C9", "start_index_map", start_index_map, rank)
+    _check_dims(instr, "C8", "collapsed_slice_dims", collapsed_slice_dims, rank)
+    _check_dims(instr, "C11", "operand_batching_dims", operand_batching_dims, rank)
+    _check_dims(instr, "C19", "start_index_map", start_index_map, rank)
     for d in (*collapsed_slice_dims, *operand_batching_dims):
         if slice_sizes[d] > 1:
             raise error(
                 instr,
-                "C5",
+                "C9/C12",
                 f"collapsed and batching dimensions must have slice size <= 1; dimension {d}",
                 f"slice_sizes {list(slice_sizes)}",
             )
     start_index = _index_vectors(
-        instr, start_indices, index_vector_dim, len(start_index_map), "start_indices"
+        instr, start_indices, index_vector_dim, len(start_index_map), "start_indices", ("C2", "C3")
     )
     batch_shape = start_index.shape[:-1]
     offset_operand_dims = [
@@ -167,7 +176,7 @@ def gather_array(
             "collapsed and batching dims)",
             str(list(offset_dims)),
         )
-    _check_dims(instr, "C2", "offset_dims", offset_dims, result_rank)
+    _check_dims(instr, "C5", "offset_dims", offset_dims, result_rank)
     # full_start_index[d] = clamp(start_index[k], 0, dim(operand, d) - slice_sizes[d])
     bounds = [n - size for n, size in zip(operand.shape, slice_sizes, strict=True)]
     start = _full_start_index(
@@ -311,7 +320,7 @@ def scatter(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
     if len(operands) % 2 != 1 or len(operands) < 3:
         raise error(
             instr,
-            "C1",
+            "C5",
             "expects N inputs, scatter_indices and N updates",
             f"{len(operands)} operands",
         )
@@ -340,21 +349,22 @@ def scatter(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
         if u.shape != updates[0].shape:
             raise error(
                 instr,
-                "C1",
+                "C3",
                 "updates must have equal dimensions",
                 f"{list(updates[0].shape)} (update 0) and {list(u.shape)} (update {i})",
             )
     update_rank = updates[0].ndim
-    _check_dims(instr, "C7", "update_window_dims", update_window_dims, update_rank)
-    _check_dims(instr, "C8", "inserted_window_dims", inserted_window_dims, rank)
-    _check_dims(instr, "C9", "input_batching_dims", input_batching_dims, rank)
-    _check_dims(instr, "C11", "scatter_dims_to_operand_dims", scatter_dims_to_operand_dims, rank)
+    _check_dims(instr, "C8", "update_window_dims", update_window_dims, update_rank)
+    _check_dims(instr, "C11", "inserted_window_dims", inserted_window_dims, rank)
+    _check_dims(instr, "C13", "input_batching_dims", input_batching_dims, rank)
+    _check_dims(instr, "C21", "scatter_dims_to_operand_dims", scatter_dims_to_operand_dims, rank)
     start_index = _index_vectors(
         instr,
         scatter_indices,
         index_vector_dim,
         len(scatter_dims_to_operand_dims),
         "scatter_indices",
+        ("C22", "C19"),
     )
     scatter_shape = start_index.shape[:-1]
     update_scatter_dims = [d for d in range(update_rank) if d not in update_window_dims]

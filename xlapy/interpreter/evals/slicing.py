@@ -60,13 +60,15 @@ def _is_integer_array(x: Value) -> bool:
 
 
 def start_indices(
-    instr: HloInstruction, operands: Sequence[Value], rank: int, name: str = "start_indices"
+    instr: HloInstruction, operands: Sequence[Value], rank: int, labels: tuple[str, str]
 ) -> list[int]:
     """The start indices of dynamic-slice / dynamic-update-slice: ``rank`` integer scalars or
-    one rank-1 integer vector of ``rank`` elements."""
+    one rank-1 integer vector of ``rank`` elements. ``labels``: the constraints on their count
+    and on their type."""
+    count_label, type_label = labels
     if not all(_is_integer_array(x) for x in operands):
         got = ", ".join(shape_of(x).to_hlo(layout=False) for x in operands)
-        raise error(instr, "C5", f"{name} must be integer arrays", got or "none")
+        raise error(instr, type_label, "start_indices must be integer arrays", got or "none")
     arrays = [np.asarray(x) for x in operands]
     if len(arrays) == 1 and arrays[0].ndim == 1 and (rank != 1 or arrays[0].shape == (1,)):
         values = index_values(arrays[0])
@@ -78,8 +80,8 @@ def start_indices(
         got = ", ".join(shape_of(a).to_hlo(layout=False) for a in arrays)
         raise error(
             instr,
-            "C3",
-            f"{name} must be {rank} integer scalars or one vector of {rank} elements",
+            count_label,
+            f"start_indices must be {rank} integer scalars or one vector of {rank} elements",
             got or "none",
         )
     return [int(v) for v in values]
@@ -126,7 +128,7 @@ def concatenate(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
     inputs = [array_operand(instr, v, f"input {i}") for i, v in enumerate(operands)]
     (dimension,) = instr.attrs.dimensions
     if not inputs:
-        raise error(instr, "C1", "needs at least one input", "none")
+        raise error(instr, "C3", "needs at least one input", "none")
     rank = inputs[0].ndim
     if not 0 <= dimension < rank:
         raise error(instr, "C4", f"dimension must be in [0, {rank})", str(dimension))
@@ -238,7 +240,7 @@ def reverse(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
     ):
         raise error(
             instr,
-            "C2",
+            "C2-C3",
             f"dimensions must be unique and in [0, {operand.ndim})",
             str(list(dimensions)),
         )
@@ -249,14 +251,18 @@ def reverse(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
 
 
 def clamped_starts(
-    instr: HloInstruction, starts: Sequence[int], dims: Sequence[int], sizes: Sequence[int]
+    instr: HloInstruction,
+    starts: Sequence[int],
+    dims: Sequence[int],
+    sizes: Sequence[int],
+    label: str,
 ) -> list[int]:
     """``clamp(start_indices[d], 0, operand.dim(d) - sizes[d])`` for every dimension."""
     for d, (n, size) in enumerate(zip(dims, sizes, strict=True)):
         if not 0 <= size <= n:
             raise error(
                 instr,
-                "C4",
+                label,
                 f"size of dimension {d} must be in [0, {n}]",
                 f"sizes {list(sizes)} for operand dims {list(dims)}",
             )
@@ -280,9 +286,9 @@ def dynamic_slice(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) 
             f"slice_sizes must have one entry per operand dimension ({operand.ndim})",
             str(list(slice_sizes)),
         )
-    starts = start_indices(instr, operands[1:], operand.ndim)
+    starts = start_indices(instr, operands[1:], operand.ndim, ("C2", "C3"))
     # adjusted_start_indices = clamp(0, start_indices, shape(operand) - slice_sizes)
-    adjusted = clamped_starts(instr, starts, operand.shape, slice_sizes)
+    adjusted = clamped_starts(instr, starts, operand.shape, slice_sizes, "C4")
     index = tuple(slice(s, s + n) for s, n in zip(adjusted, slice_sizes, strict=True))
     return np.array(operand[index], copy=True)
 
@@ -299,13 +305,13 @@ def dynamic_update_slice(ctx: Evaluator, instr: HloInstruction, operands: list[V
     if update.ndim != operand.ndim or update.dtype != operand.dtype:
         raise error(
             instr,
-            "C2",
+            "C2-C3",
             "update must have the operand's rank and element type",
             f"{shape_of(update).to_hlo(layout=False)} for operand "
             f"{shape_of(operand).to_hlo(layout=False)}",
         )
-    starts = start_indices(instr, operands[2:], operand.ndim)
-    adjusted = clamped_starts(instr, starts, operand.shape, update.shape)
+    starts = start_indices(instr, operands[2:], operand.ndim, ("C4", "C5"))
+    adjusted = clamped_starts(instr, starts, operand.shape, update.shape, "C6")
     result = np.array(operand, copy=True)
     index = tuple(slice(s, s + n) for s, n in zip(adjusted, update.shape, strict=True))
     result[index] = update

@@ -161,7 +161,7 @@ def sort(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
         if x.shape != inputs[0].shape:
             raise error(
                 instr,
-                "C1",
+                "C3",
                 "inputs must have equal dimensions",
                 f"{list(inputs[0].shape)} (input 0) and {list(x.shape)} (input {i})",
             )
