@@ -174,3 +174,25 @@ def test_shape_parser_fallback():
     assert parse_shape_text("(s32[], f32[<=4], token[])") == S("(s32[], f32[<=4], token[])")
     with pytest.raises(InvalidArgument, match="not a shape"):
         parse_shape_text("f32[2")
+
+
+def test_scaled_dot_builds_and_runs_with_spec_operand_order():
+    """ScaledDot(lhs, lhs_scale, rhs, rhs_scale, ...): builder and evaluator agree."""
+    import ml_dtypes
+
+    from xlapy.builder.config import DotDimensionNumbers
+
+    lhs = np.arange(8, dtype=np.float32).reshape(2, 4).astype(ml_dtypes.float8_e4m3fn)
+    rhs = np.ones((4, 3), ml_dtypes.float8_e4m3fn)
+    lhs_scale = np.array([[2.0], [0.5]], ml_dtypes.float8_e8m0fnu)  # one block of 4
+    rhs_scale = np.array([[1.0, 2.0, 4.0]], ml_dtypes.float8_e8m0fnu)
+    b = XlaBuilder("scaled")
+    args = [ops.Constant(b, a) for a in (lhs, lhs_scale, rhs, rhs_scale)]
+    ops.ScaledDot(
+        *args,
+        DotDimensionNumbers(lhs_contracting_dimensions=[1], rhs_contracting_dimensions=[0]),
+        preferred_element_type=xlapy.dtypes.F32,
+    )
+    (got,) = xlapy.run(b.build())
+    expected = (lhs.astype(np.float32) * [[2.0], [0.5]]) @ (rhs.astype(np.float32) * [1, 2, 4])
+    np.testing.assert_array_equal(got, expected.astype(np.float32))

@@ -313,7 +313,7 @@ def test_scaled_dot_applies_block_scales():
     got = evaluate(
         Opcode.SCALED_DOT,
         Shape.array(dtypes.F32, [2, 3]),
-        [lhs, rhs, lhs_scale, rhs_scale],
+        [lhs, lhs_scale, rhs, rhs_scale],
         {"lhs_contracting_dims": (1,), "rhs_contracting_dims": (0,)},
     )
     left = lhs.astype(np.float64) * np.repeat(lhs_scale.astype(np.float64), 4, axis=1)

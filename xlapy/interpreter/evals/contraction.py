@@ -351,12 +351,13 @@ def _apply_block_scale(x: Array, scale: Array, what: str, instr: HloInstruction)
 
 @evaluates(Opcode.SCALED_DOT)
 def scaled_dot(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
-    """ScaledDot(lhs, rhs, lhs_scale, rhs_scale): DotGeneral of the block-scaled operands.
+    """ScaledDot(lhs, lhs_scale, rhs, rhs_scale): DotGeneral of the block-scaled operands.
 
     Spec: OPS.md ScaledDot. Each scale element multiplies a contiguous block of its operand
     (broadcast over the block), in float64, before the dot; the result rounds once.
     """
-    lhs, rhs, lhs_scale, rhs_scale = (np.asarray(v) for v in operands)
+    # Operand order as OPS.md's signature and HLO text: scaled-dot(lhs, lhs_scale, rhs, rhs_scale).
+    lhs, lhs_scale, rhs, rhs_scale = (np.asarray(v) for v in operands)
     result_type = instr.shape.element_type
     if not (result_type.is_float or result_type.is_complex):
         raise InvalidArgument(
