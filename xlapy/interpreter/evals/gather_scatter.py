@@ -210,7 +210,7 @@ def gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Valu
     """Gather: slices of ``slice_sizes`` from ``operand`` at the start indices held in
     ``start_indices``, with collapsed and batching dimensions removed.
 
-    Spec: OPS.md Gather; stablehlo#gather C1-C13 (start indices clamped so every slice is in
+    Spec: OPS.md Gather; stablehlo#gather C1-C23 (start indices clamped so every slice is in
     bounds).
     """
     operand = array_operand(instr, operands[0], "operand")
