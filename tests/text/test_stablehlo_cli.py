@@ -116,3 +116,47 @@ def test_run_hlo_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     path = _write(tmp_path, "m.hlo", hlo)
     assert main(["run", path]) == 0
     assert capsys.readouterr().out == "out0 = tensor<2xi32> {\n  [4, 5]\n}\n"
+
+
+_PROBE = """func.func @probed() {
+  %0 = stablehlo.constant dense<[1, 2]> : tensor<2xi64>
+  %1 = interpreter.probe %0, probe_id = "a/b" : tensor<2xi64>
+  %2 = stablehlo.add %1, %1 : tensor<2xi64>
+  %3 = interpreter.probe %2, probe_id = "a/b" : tensor<2xi64>
+  check.expect_serialized_eq %3, probe_id = "a/b", iter = 1 : tensor<2xi64>
+  func.return
+}
+"""
+
+
+def test_interpret_probe_dir(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "probe.mlir", _PROBE)
+    probes = tmp_path / "probes"
+    assert main(["interpret", path, "--probe-dir", str(probes)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "1 passed, 0 failed"
+    np.testing.assert_array_equal(np.load(probes / "a_b_0.npy"), [1, 2])
+    np.testing.assert_array_equal(np.load(probes / "a_b_1.npy"), [2, 4])
+    assert (probes / "index.csv").read_text().splitlines() == [
+        "a/b,0,tensor<2xi64>,a_b_0.npy",
+        "a/b,1,tensor<2xi64>,a_b_1.npy",
+    ]
+
+
+def test_interpret_runs_files_as_their_run_lines_say(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A round-trip test (no --interpret RUN line) with arguments is parsed and lowered only.
+    text = """// RUN: stablehlo-opt %s > %t.1
+func.func public @main(%arg0: tensor<i64>, %arg1: tensor<?xf32>) -> tensor<?xf32> {
+  %0 = stablehlo.add %arg1, %arg1 : tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+    path = _write(tmp_path, "dyn.mlir", text)
+    assert main(["interpret", path]) == 0
+    assert capsys.readouterr().out.splitlines() == [f"PASS {path}:main", "1 passed, 0 failed"]
+    # Interpreted, the same program needs its arguments.
+    path = _write(
+        tmp_path, "dyn2.mlir", text.replace("stablehlo-opt", "stablehlo-translate --interpret")
+    )
+    assert main(["interpret", path]) == 2

@@ -21,7 +21,11 @@ from pathlib import Path
 import numpy as np
 
 from xlapy.errors import ParseError, Unimplemented, XlaError
-from xlapy.interpreter.evals.checks import collect_check_failures, format_value
+from xlapy.interpreter.evals.checks import (
+    collect_check_failures,
+    format_value,
+    probe_directory,
+)
 from xlapy.interpreter.run import run
 from xlapy.ir.module import HloModule
 from xlapy.literal import Literal, Value
@@ -167,9 +171,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--print-results", action="store_true", help="print the results of each test function"
     )
+    parser.add_argument(
+        "--probe-dir",
+        help="write every value interpreter.probe records to DIR/<probe_id>_<iter>.npy "
+        "(index in DIR/index.csv)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
+    if args.probe_dir:
+        with probe_directory(args.probe_dir):
+            return _interpret(args)
+    return _interpret(args)
+
+
+def _interpret(args: argparse.Namespace) -> int:
     entry_args = parse_args_attr(args.args) if args.args else None
     passed = failed = 0
     worst = 0

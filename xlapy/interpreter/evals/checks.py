@@ -22,11 +22,13 @@ EvaluationError, unless failures are being collected (``collect_check_failures()
 
 from __future__ import annotations
 
+import re
 import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -260,15 +262,48 @@ def check_eq(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Va
     return np.array(_mismatch(instr, ok, a, e, "values differ"))
 
 
+_probe_dir: list[Path] = []
+
+
+@contextmanager
+def probe_directory(path: str | Path) -> Iterator[Path]:
+    """Within the block, ``interpreter.probe`` also writes each value it records to
+    ``<path>/<probe_id>_<iter>.npy`` (other characters than ``[A-Za-z0-9_.-]`` become ``_``)
+    and appends ``probe_id,iter,type,file`` to
+    ``<path>/index.csv`` (the ``--probe-dir`` of ``xlapy interpret``)."""
+    directory = Path(path)
+    directory.mkdir(parents=True, exist_ok=True)
+    with _lock:
+        _probe_dir.append(directory)
+    try:
+        yield directory
+    finally:
+        with _lock:
+            _probe_dir.remove(directory)
+
+
+def _write_probe(directory: Path, probe_id: str, iteration: int, value: Value) -> None:
+    if not isinstance(value, np.ndarray):
+        return
+    # Probe ids may hold path separators ("probe/0"): file names keep [A-Za-z0-9_.-] only.
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", f"{probe_id}_{iteration}") + ".npy"
+    np.save(directory / name, value)
+    with (directory / "index.csv").open("a") as index:
+        index.write(f"{probe_id},{iteration},{shape_of(value).to_mlir()},{name}\n")
+
+
 @custom_call_target("interpreter.probe")
 def probe(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """Records its operand under ``probe_id`` (one entry per execution) and returns it."""
     (value,) = operands
     probe_id = str(_config(instr).get("probe_id", ""))
     report = _report()
-    if report is not None:
-        with _lock:
+    with _lock:
+        if report is not None:
             report.probes.setdefault(probe_id, []).append(value)
+        if _probe_dir:
+            iteration = len(report.probes[probe_id]) - 1 if report is not None else 0
+            _write_probe(_probe_dir[-1], probe_id, iteration, value)
     return value
 
 
