@@ -199,3 +199,42 @@ def test_infeed_empty_queue_is_an_error():
     np.testing.assert_array_equal(value, [1, 2])
     with pytest.raises(EvaluationError, match="infeed queue is empty"):
         xlapy.run(m, None)
+
+
+def test_collective_skipped_by_control_flow_fails_fast_naming_devices():
+    # Replica 1 takes the branch without the all-reduce and finishes; replica 0 must not wait
+    # for the timeout.
+    import time
+
+    m = xlapy.load(
+        """HloModule m, replica_count=2
+
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT s = f32[] add(a, b)
+}
+
+yes {
+  p = f32[2] parameter(0)
+  ROOT r = f32[2] all-reduce(p), replica_groups={}, to_apply=add
+}
+
+no {
+  p = f32[2] parameter(0)
+  ROOT r = f32[2] copy(p)
+}
+
+ENTRY main {
+  x = f32[2] parameter(0)
+  id = u32[] replica-id()
+  zero = u32[] constant(0)
+  c = pred[] compare(id, zero), direction=EQ
+  ROOT r = f32[2] conditional(c, x, x), true_computation=yes, false_computation=no
+}
+"""
+    )
+    start = time.monotonic()
+    with pytest.raises(EvaluationError, match=r"all-reduce r.*devices \[1\].*finished"):
+        xlapy.run(m, np.ones(2, np.float32), timeout=20)
+    assert time.monotonic() - start < 10

@@ -53,6 +53,7 @@ class Runtime:
         self.infeed: deque[Any] = deque()
         self.outfeed: list[Any] = []
         self.failure: BaseException | None = None
+        self.finished: set[int] = set()
 
     @property
     def num_devices(self) -> int:
@@ -72,9 +73,21 @@ class Runtime:
                 self.failure = exc
             self._cond.notify_all()
 
-    def _wait(self, ready: Callable[[], bool], describe_missing: Callable[[], str]) -> None:
+    def _wait(
+        self,
+        ready: Callable[[], bool],
+        describe_missing: Callable[[], str],
+        needed: Callable[[], set[int]] = set,
+    ) -> None:
+        """Waits (holding the condition) until ``ready()``; fails at once when a device in
+        ``needed()`` has finished its program, or another device failed, and after the timeout."""
         deadline = time.monotonic() + self.timeout
         while not ready():
+            gone = sorted(needed() & self.finished)
+            if gone:
+                raise EvaluationError(
+                    f"{describe_missing()}: device(s) {gone} finished their program"
+                )
             if self.failure is not None:
                 raise EvaluationError(f"{describe_missing()}: another device failed first")
             remaining = deadline - time.monotonic()
@@ -105,7 +118,11 @@ class Runtime:
                     f"{what}: devices {absent} of group {list(group)} never reached this collective"
                 )
 
-            self._wait(lambda: len(slot.values) == len(group), missing)
+            self._wait(
+                lambda: len(slot.values) == len(group),
+                missing,
+                lambda: {d for d in group if d not in slot.values},
+            )
             result = dict(slot.values)
             slot.taken += 1
             if slot.taken == len(group):
@@ -153,6 +170,9 @@ class Runtime:
             except BaseException as exc:  # re-raised below, in the caller's thread
                 errors[flat] = exc
                 self.fail(exc)
+            with self._cond:
+                self.finished.add(flat)
+                self._cond.notify_all()
 
         if self.num_devices == 1:
             work(0)
