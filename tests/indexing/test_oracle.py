@@ -262,6 +262,8 @@ def window_text(size, stride, pads, lhs, rhs) -> str:  # type: ignore[no-untyped
     )
 
 
+@pytest.mark.oracle
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 def test_reduce_window(seed: int) -> None:
     jax = pytest.importorskip("jax")
@@ -294,6 +296,8 @@ def test_reduce_window(seed: int) -> None:
     check_i2o(text, 0, rel)
 
 
+@pytest.mark.oracle
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_dot(seed: int) -> None:
     jax = pytest.importorskip("jax")
@@ -323,6 +327,8 @@ def test_dot(seed: int) -> None:
         check_i2o(text, k, rel)
 
 
+@pytest.mark.oracle
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(25))
 def test_convolution(seed: int) -> None:
     jax = pytest.importorskip("jax")
@@ -425,6 +431,8 @@ def test_dynamic_update_slice(seed: int) -> None:
     assert kept <= operand_rel
 
 
+@pytest.mark.oracle
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(20))
 def test_gather(seed: int) -> None:
     jax = pytest.importorskip("jax")
@@ -471,6 +479,8 @@ def test_gather(seed: int) -> None:
     assert idx_rel == expected
 
 
+@pytest.mark.oracle
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(20))
 def test_scatter(seed: int) -> None:
     jax = pytest.importorskip("jax")

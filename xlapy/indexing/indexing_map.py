@@ -279,7 +279,8 @@ class IndexingMap:
         dims = [grid[:, i] for i in range(self.num_dims)]
         syms = [grid[:, self.num_dims + j] for j in range(self.num_symbols)]
         mask = np.broadcast_to(np.asarray(self.constraints_satisfied(dims, syms)), (len(grid),))
-        return grid[mask]
+        result: np.ndarray = grid[mask]
+        return result
 
     def image(self, limit: int = 1 << 22) -> set[tuple[tuple[int, ...], tuple[int, ...]]]:
         """The set of ``(dim point, result point)`` pairs over the domain (for tests)."""

@@ -176,7 +176,7 @@ def _known_value(
         value = int(array[tuple(e.value for e in rt_map.results)])
         return constant(value) if bounds.contains(value) else None
     if source.opcode is Opcode.IOTA:
-        e = rt_map.results[source.attrs.iota_dimension]
+        e: AffineExpr = rt_map.results[int(source.attrs.iota_dimension)]
         from xlapy.indexing.simplify import RangeEvaluator
 
         if e.used_symbols() or not bounds.contains(RangeEvaluator(rt_map).range(e)):
@@ -705,6 +705,11 @@ def _tuple_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
         input_id, OperandIndexing(IndexingMap.identity(dims_of(instr.operands[input_id].shape)))
     )
     return result
+
+
+@_input_rule(Opcode.GET_TUPLE_ELEMENT)
+def _get_tuple_element_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+    return HloInstructionIndexing.from_maps([IndexingMap.identity(dims_of(instr.shape))])
 
 
 @_input_rule(Opcode.DYNAMIC_SLICE)

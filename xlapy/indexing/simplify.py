@@ -112,10 +112,10 @@ def split_sum_by_gcd(expr: AffineExpr) -> tuple[AffineExpr, int, AffineExpr]:
     multiplied = constant(0)
     rest = constant(0)
     for summand in expr.summands():
-        f = _constant_rhs(summand, ExprKind.MUL)
-        if f:
+        factor = _constant_rhs(summand, ExprKind.MUL)
+        if factor:
             assert summand.lhs is not None
-            multiplied = multiplied + summand.lhs * (f // g)
+            multiplied = multiplied + summand.lhs * (factor // g)
         else:
             rest = rest + summand
     return multiplied, g, rest
