@@ -238,3 +238,36 @@ ENTRY main {
     with pytest.raises(EvaluationError, match=r"all-reduce r.*devices \[1\].*finished"):
         xlapy.run(m, np.ones(2, np.float32), timeout=20)
     assert time.monotonic() - start < 10
+
+
+def test_ragged_all_to_all_spec_example():
+    # OPS.md RaggedAllToAll, 2 replicas: results [1, 3, 0, 0] and [2, 2, 4, 0].
+    m = xlapy.load(
+        """HloModule m, replica_count=2
+
+ENTRY main {
+  input = f32[3] parameter(0)
+  input_offsets = s32[2] parameter(1)
+  send_sizes = s32[2] parameter(2)
+  output = f32[4] parameter(3)
+  output_offsets = s32[2] parameter(4)
+  recv_sizes = s32[2] parameter(5)
+  ROOT r = f32[4] ragged-all-to-all(input, input_offsets, send_sizes, output, output_offsets, recv_sizes), replica_groups={{0,1}}
+}
+"""
+    )
+
+    def per_device(a, b, dtype):
+        return [np.array(a, dtype), np.array(b, dtype)]
+
+    r0, r1 = xlapy.run(
+        m,
+        per_device([1, 2, 2], [3, 4, 0], np.float32),
+        per_device([0, 1], [0, 1], np.int32),
+        per_device([1, 2], [1, 1], np.int32),
+        np.zeros(4, np.float32),
+        per_device([0, 0], [1, 2], np.int32),
+        per_device([1, 1], [2, 1], np.int32),
+    )
+    assert r0[0].tolist() == [1, 3, 0, 0]
+    assert r1[0].tolist() == [2, 2, 4, 0]
