@@ -300,3 +300,30 @@ def test_merge_sort_matches_a_stable_argsort(n):
     order = np.argsort(keys, axis=1, kind="stable")
     assert_same(got_positions, order.astype(np.int32))
     assert_same(got_keys, np.take_along_axis(keys, order, axis=1))
+
+
+def test_xla_cpu_topk_custom_call():
+    """XLA:CPU rewrites topk into custom-call "TopK" with a (values, indices) comparator."""
+    import xlapy
+
+    m = xlapy.load(
+        """HloModule m
+
+gt {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  i = s32[] parameter(2)
+  j = s32[] parameter(3)
+  ROOT c = pred[] compare(a, b), direction=GT, type=TOTALORDER
+}
+
+ENTRY main {
+  x = f32[2,5] parameter(0)
+  ROOT t = (f32[2,2], s32[2,2]) custom-call(x), custom_call_target="TopK", called_computations={gt}
+}
+"""
+    )
+    x = np.array([[1, 5, 3, 5, 0], [-1, -2, np.nan, 7, 7]], np.float32)
+    values, indices = xlapy.run(m, x)
+    np.testing.assert_array_equal(values, np.array([[5, 5], [np.nan, 7]], np.float32))
+    assert indices.tolist() == [[1, 3], [2, 3]]

@@ -17,7 +17,7 @@ from xlapy.interpreter.evals.compare_select import default_comparison_type, tota
 from xlapy.interpreter.evals.elementwise import flush_enabled, prepare
 from xlapy.interpreter.evals.reduce import apply_computation
 from xlapy.interpreter.evals.slicing import array_operand, error
-from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.interpreter.evaluator import Evaluator, custom_call_target, evaluates
 from xlapy.ir.attrs import ComparisonDirection, ComparisonType
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -226,3 +226,37 @@ def topk(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     values = np.take_along_axis(operand, order, axis=-1)
     index_type = instr.shape.tuple_shapes[1].element_type if instr.shape.is_tuple else dtypes.S32
     return (np.asarray(values), order.astype(index_type.numpy))
+
+
+@custom_call_target("TopK")
+def xla_cpu_topk(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """XLA:CPU's ``custom-call(operand), custom_call_target="TopK"`` (what XLA rewrites
+    ``topk`` into): the first ``k`` entries of the last dimension in the order of the
+    comparator in ``called_computations`` (stable, lower index first), and their s32 indices;
+    ``k`` is the last dimension of the result."""
+    operand = array_operand(instr, operands[0], "operand")
+    if not instr.shape.is_tuple or len(instr.shape.tuple_shapes) != 2 or operand.ndim < 1:
+        raise error(
+            instr, "TopK", "needs one operand of rank >= 1 and a (values, indices) result",
+            str(instr.shape),
+        )  # fmt: skip
+    comps = instr.attrs.called_computations
+    if len(comps) != 1:
+        raise error(instr, "TopK", "needs exactly one comparator computation", str(len(comps)))
+    values_shape, indices_shape = instr.shape.tuple_shapes
+    k = values_shape.dims[-1]
+    n = operand.shape[-1]
+    if not 0 <= k <= n:
+        raise error(instr, "TopK", "k must be in [0, size of the last dimension]", f"k={k}")
+    lines = [operand.reshape(-1, n)]
+    if comps[0].num_parameters == 4:  # XLA's comparator of (values, iota indices) pairs
+        lines.append(np.broadcast_to(np.arange(n, dtype=np.int32), lines[0].shape))
+    if n <= 1 or lines[0].shape[0] == 0:
+        order = np.broadcast_to(np.arange(n), lines[0].shape)
+    else:
+        fast = _fast_order(ctx, comps[0], lines)
+        order = fast if fast is not None else _merge_sort(ctx, comps[0], lines)
+    order = np.asarray(order)[:, :k]
+    values = np.take_along_axis(lines[0], order, axis=1).reshape(*operand.shape[:-1], k)
+    indices = order.reshape(*operand.shape[:-1], k).astype(indices_shape.element_type.numpy)
+    return (np.asarray(values), indices)
