@@ -250,3 +250,22 @@ def test_select_and_scatter_matches_jax_max_pool_gradient():
     (expected,) = vjp(g)
     got = select_and_scatter(x, g, Window.make([3, 2], [2, 1], [(1, 1), (0, 1)]))
     np.testing.assert_allclose(got, np.asarray(expected), rtol=1e-6)
+
+
+def test_reduce_window_with_dynamic_result_dims():
+    import xlapy
+
+    m = xlapy.load(
+        """func.func public @main(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %init = stablehlo.constant dense<0.0> : tensor<f32>
+  %0 = "stablehlo.reduce_window"(%x, %init) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = stablehlo.add %a, %b : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>} : (tensor<?xf32>, tensor<f32>) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+"""
+    )
+    (got,) = xlapy.run(m, np.array([1, 2, 3, 4], np.float32))
+    np.testing.assert_array_equal(got, np.array([3, 5, 7], np.float32))

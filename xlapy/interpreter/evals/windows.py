@@ -123,7 +123,12 @@ def reduce_window(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) 
         window = Window.make([1] * len(operand_dims))
     out_dims = window_output_dims("reduce-window", instr, operand_dims, window)
     shapes = result_shapes(instr.shape)
-    if any(tuple(s.dims) != out_dims for s in shapes):
+    # Dynamic result dimensions (``?`` / ``<=N``) take their size from the operands.
+    if any(
+        len(s.dims) != len(out_dims)
+        or any(not dyn and d != o for d, dyn, o in zip(s.dims, s.dynamic, out_dims, strict=True))
+        for s in shapes
+    ):
         raise InvalidArgument(
             f"reduce-window {instr.name}: window={window} over {list(operand_dims)} gives "
             f"{list(out_dims)}; got result shape {instr.shape}"
