@@ -14,6 +14,7 @@ from xlapy.indexing.affine import AffineExpr, dim, symbol
 from xlapy.indexing.indexing_map import IndexingMap, Variable, compose, vars_from_sizes
 from xlapy.indexing.interval import Interval
 from xlapy.indexing.ops_shape import pad_output_to_input
+from xlapy.ir.attrs import ConvolutionDimensionNumbers
 
 Dims = Sequence[int]
 
@@ -176,27 +177,12 @@ def dot_input_to_output(lhs_dims: Dims, rhs_dims: Dims, dd: DotDims, operand: in
 # ---- convolution --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class ConvDims:
-    """Which dimension of lhs / kernel / output is batch, feature and spatial."""
-
-    input_batch: int
-    input_feature: int
-    input_spatial: tuple[int, ...]
-    kernel_input_feature: int
-    kernel_output_feature: int
-    kernel_spatial: tuple[int, ...]
-    output_batch: int
-    output_feature: int
-    output_spatial: tuple[int, ...]
-
-
 def convolution_output_to_input(
     input_dims: Dims,
     kernel_dims: Dims,
     output_dims: Dims,
     window: Sequence[WindowDims],
-    cd: ConvDims,
+    cd: ConvolutionDimensionNumbers,
     feature_group_count: int = 1,
     batch_group_count: int = 1,
 ) -> tuple[IndexingMap, IndexingMap]:
@@ -207,9 +193,9 @@ def convolution_output_to_input(
     d_out_feature)``, and only window positions that fall on operand elements (so padded
     positions read no kernel element)."""
     rank = len(output_dims)
-    spatial_rank = len(cd.output_spatial)
-    in_spatial = [input_dims[d] for d in cd.input_spatial]
-    out_spatial = [output_dims[d] for d in cd.output_spatial]
+    spatial_rank = len(cd.output_spatial_dimensions)
+    in_spatial = [input_dims[d] for d in cd.input_spatial_dimensions]
+    out_spatial = [output_dims[d] for d in cd.output_spatial_dimensions]
     # The window map over spatial dims only, before padding: position = s * wd + d * stride.
     exprs = [symbol(i) * w.window_dilation + dim(i) * w.stride for i, w in enumerate(window)]
     padded = [
@@ -225,40 +211,42 @@ def convolution_output_to_input(
             [w.base_dilation - 1 for w in window],
         ),
     )
-    to_output_dims = [dim(d) for d in cd.output_spatial]
+    to_output_dims = [dim(d) for d in cd.output_spatial_dimensions]
     spatial_results = [e.replace(to_output_dims) for e in spatial.results]
     constraints = [(e.replace(to_output_dims), b) for e, b in spatial.constraints.items()]
     window_vars = list(spatial.range_vars)
 
-    input_group_size = kernel_dims[cd.kernel_input_feature]
+    input_group_size = kernel_dims[cd.kernel_input_feature_dimension]
     feature = symbol(spatial_rank)
     input_exprs: list[AffineExpr] = [dim(0)] * rank
-    for i, d in enumerate(cd.input_spatial):
+    for i, d in enumerate(cd.input_spatial_dimensions):
         input_exprs[d] = spatial_results[i]
-    out_feature = dim(cd.output_feature)
+    out_feature = dim(cd.output_feature_dimension)
     if feature_group_count > 1:
-        group_size = output_dims[cd.output_feature] // feature_group_count
-        input_exprs[cd.input_feature] = (out_feature // group_size) * input_group_size + feature
+        group_size = output_dims[cd.output_feature_dimension] // feature_group_count
+        input_exprs[cd.input_feature_dimension] = (
+            out_feature // group_size
+        ) * input_group_size + feature
     else:
-        input_exprs[cd.input_feature] = feature
-    batch = dim(cd.output_batch)
+        input_exprs[cd.input_feature_dimension] = feature
+    batch = dim(cd.output_batch_dimension)
     if batch_group_count > 1:
-        group_size = output_dims[cd.output_feature] // batch_group_count
-        input_exprs[cd.input_batch] = (out_feature // group_size) * output_dims[
-            cd.output_batch
+        group_size = output_dims[cd.output_feature_dimension] // batch_group_count
+        input_exprs[cd.input_batch_dimension] = (out_feature // group_size) * output_dims[
+            cd.output_batch_dimension
         ] + batch
     else:
-        input_exprs[cd.input_batch] = batch
+        input_exprs[cd.input_batch_dimension] = batch
     symbols = [*window_vars, Variable(Interval(0, input_group_size - 1))]
     dims_vars = vars_from_sizes(output_dims)
     input_map = IndexingMap(input_exprs, dims_vars, symbols, constraints=constraints)
 
     kernel_exprs: list[AffineExpr] = [dim(0)] * rank
-    for i, d in enumerate(cd.kernel_spatial):
+    for i, d in enumerate(cd.kernel_spatial_dimensions):
         w = window[i]
         kernel_exprs[d] = -symbol(i) + (w.size - 1) if w.window_reversal else symbol(i)
-    kernel_exprs[cd.kernel_input_feature] = feature
-    kernel_exprs[cd.kernel_output_feature] = out_feature
+    kernel_exprs[cd.kernel_input_feature_dimension] = feature
+    kernel_exprs[cd.kernel_output_feature_dimension] = out_feature
     kernel_map = IndexingMap(kernel_exprs, dims_vars, symbols, constraints=constraints)
     # Point dimensions (a batch of 1) are kept as variables, as XLA prints them.
     return (

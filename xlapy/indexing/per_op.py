@@ -444,21 +444,6 @@ def _dot(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
     return HloInstructionIndexing.from_maps(list(maps))
 
 
-def _conv_dims(instr: HloInstruction) -> red.ConvDims:
-    n = instr.attrs.dim_labels
-    return red.ConvDims(
-        n.input_batch_dimension,
-        n.input_feature_dimension,
-        tuple(n.input_spatial_dimensions),
-        n.kernel_input_feature_dimension,
-        n.kernel_output_feature_dimension,
-        tuple(n.kernel_spatial_dimensions),
-        n.output_batch_dimension,
-        n.output_feature_dimension,
-        tuple(n.output_spatial_dimensions),
-    )
-
-
 @_output_rule(Opcode.CONVOLUTION)
 def _convolution(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
     lhs, rhs = (o.shape.dims for o in instr.operands)
@@ -467,7 +452,7 @@ def _convolution(instr: HloInstruction, output_id: int) -> HloInstructionIndexin
         rhs,
         instr.shape.dims,
         _window(instr),
-        _conv_dims(instr),
+        instr.attrs.dim_labels,
         instr.attrs.feature_group_count,
         instr.attrs.batch_group_count,
     )
