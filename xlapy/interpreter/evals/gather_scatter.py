@@ -13,7 +13,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.interpreter.evals.reduce import apply_computation, simple_binary_reducer
+from xlapy.interpreter.evals.reduce import (
+    REDUCER_UFUNCS,
+    apply_computation,
+    simple_binary_reducer,
+)
 from xlapy.interpreter.evals.slicing import array_operand, error, index_values
 from xlapy.interpreter.evaluator import Evaluator, evaluates
 from xlapy.ir.computation import HloComputation
@@ -220,16 +224,6 @@ def gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Valu
 
 # ---- scatter -------------------------------------------------------------------------------
 
-_EXACT_UFUNCS = {
-    Opcode.ADD: np.add,
-    Opcode.MULTIPLY: np.multiply,
-    Opcode.MAXIMUM: np.maximum,
-    Opcode.MINIMUM: np.minimum,
-    Opcode.AND: np.bitwise_and,
-    Opcode.OR: np.bitwise_or,
-    Opcode.XOR: np.bitwise_xor,
-}
-
 
 def _replaces(comp: HloComputation, n: int) -> bool:
     """True for an update computation that returns its update arguments unchanged."""
@@ -246,14 +240,14 @@ def _fast_ufunc(comp: HloComputation, element_type: dtypes.ElementType) -> np.uf
     """A numpy ufunc whose ``.at`` equals applying ``comp`` in order, for exact types only:
     integers of a native numpy width (wrap-around) and pred (no add/multiply)."""
     op = simple_binary_reducer(comp)
-    if op is None or op not in _EXACT_UFUNCS:
+    if op is None or op not in REDUCER_UFUNCS:
         return None
     if element_type.is_pred:
-        return None if op in (Opcode.ADD, Opcode.MULTIPLY) else _EXACT_UFUNCS[op]
+        return None if op in (Opcode.ADD, Opcode.MULTIPLY) else REDUCER_UFUNCS[op]
     native = (
         element_type.is_integer and element_type.bits == 8 * np.dtype(element_type.numpy).itemsize
     )
-    return _EXACT_UFUNCS[op] if native else None
+    return REDUCER_UFUNCS[op] if native else None
 
 
 def _occurrences(targets: Array) -> Array:

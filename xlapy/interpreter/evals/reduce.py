@@ -92,7 +92,8 @@ def _broadcastable(got: tuple[int, ...], want: tuple[int, ...]) -> bool:
 
 # ---- reduce --------------------------------------------------------------------------------
 
-_UFUNCS = {
+REDUCER_UFUNCS = {
+    # The numpy ufunc of each elementwise opcode a reducer/update body may consist of.
     Opcode.ADD: np.add,
     Opcode.MULTIPLY: np.multiply,
     Opcode.MAXIMUM: np.maximum,
@@ -106,7 +107,7 @@ _UFUNCS = {
 def simple_binary_reducer(comp: HloComputation) -> Opcode | None:
     """The opcode of a body ``root = op(p0, p1)`` (either order), or None."""
     root = comp.root
-    if root.opcode not in _UFUNCS or comp.num_parameters != 2 or len(root.operands) != 2:
+    if root.opcode not in REDUCER_UFUNCS or comp.num_parameters != 2 or len(root.operands) != 2:
         return None
     kinds = {o.opcode for o in root.operands}
     numbers = {o.parameter_number for o in root.operands if o.opcode is Opcode.PARAMETER}
@@ -128,16 +129,16 @@ def exact_fast_reduce(
     if element_type.is_pred:
         if op in (Opcode.ADD, Opcode.MULTIPLY):
             return None
-        ufunc = _UFUNCS[op]
+        ufunc = REDUCER_UFUNCS[op]
         return ufunc(init, ufunc.reduce(values, axis=-1)).astype(np.bool_)
     if not element_type.is_integer or dtype.itemsize * 8 != element_type.bits:
         return None
     if op in (Opcode.ADD, Opcode.MULTIPLY):
         wide = np.uint64
-        ufunc = _UFUNCS[op]
+        ufunc = REDUCER_UFUNCS[op]
         total = ufunc(init.astype(wide), ufunc.reduce(values.astype(wide), axis=-1))
         return np.asarray(total).astype(dtype)
-    ufunc = _UFUNCS[op]
+    ufunc = REDUCER_UFUNCS[op]
     return np.asarray(ufunc(init, ufunc.reduce(values, axis=-1))).astype(dtype)
 
 
