@@ -7,7 +7,7 @@ A ``Value`` is what the interpreter passes around; a ``Literal`` is a value with
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import Any, ClassVar, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -77,6 +77,8 @@ class Literal:
 
     shape: Shape
     value: Value
+    elided: ClassVar[bool] = False
+    """True for a constant whose text was elided (``{...}``): its values are unknown."""
 
     @staticmethod
     def from_numpy(array: object) -> Literal:

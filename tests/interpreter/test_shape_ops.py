@@ -290,3 +290,11 @@ def test_against_jax(fn):
 def jax_lax():
     jax = pytest.importorskip("jax")
     return jax.lax
+
+
+def test_elided_constant_is_refused():
+    import xlapy
+
+    m = xlapy.load("HloModule m\nENTRY e {\n  ROOT c = f32[3,4] constant({...})\n}\n")
+    with pytest.raises(xlapy.InvalidArgument, match=r"constant c: the program text elides"):
+        xlapy.run(m)

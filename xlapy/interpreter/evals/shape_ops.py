@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.errors import Unimplemented
+from xlapy.errors import InvalidArgument, Unimplemented
 from xlapy.interpreter.evals.convert import convert_values, from_bits, to_bits
 from xlapy.interpreter.evals.slicing import array_operand, error
 from xlapy.interpreter.evaluator import Evaluator, evaluates
@@ -33,7 +33,14 @@ def constant(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Va
 
     Spec: OPS.md Constant; stablehlo#constant.
     """
-    value: Value = instr.attrs.literal.value
+    literal = instr.attrs.literal
+    if literal.elided:
+        raise InvalidArgument(
+            f"constant {instr.name}: the program text elides this constant's values ({{...}}), "
+            f"so it cannot run; print it with large constants (e.g. XLA's "
+            f"print_large_constants) to keep them"
+        )
+    value: Value = literal.value
     return value
 
 
