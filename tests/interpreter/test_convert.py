@@ -216,6 +216,13 @@ def test_compare_total_order():
     assert _compare(arr([-0.0], bf16), arr([0.0], bf16), D.EQ, T.TOTALORDER) == [False]
 
 
+def test_compare_total_order_scalars_keep_rank_0():
+    got = run_op(Opcode.COMPARE, [arr(-1.0, np.float32), arr(NAN, np.float32)], "pred",
+                 {"direction": D.LT, "type": T.TOTALORDER})  # fmt: skip
+    assert got.shape == ()
+    assert bool(got)
+
+
 def test_compare_integers_signed_unsigned_and_pred():
     assert _compare(arr([-1], np.int8), arr([1], np.int8), D.LT) == [True]
     assert _compare(arr([-1], np.int8), arr([1], np.int8), D.LT, T.UNSIGNED) == [False]

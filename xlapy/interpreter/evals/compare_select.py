@@ -50,7 +50,9 @@ def total_order_key(x: Array, t: ElementType) -> Array:
     """Integers ordered like ``-NaN < -Inf < -Finite < -0 < +0 < +Finite < +Inf < +NaN``:
     the sign-magnitude bit pattern mapped to two's complement (XLA's TOTALORDER)."""
     width = t.bits
-    pattern = np.ascontiguousarray(x).view(numerics.float_bits_type(t)).astype(np.uint64)
+    # (ascontiguousarray makes 0-d arrays 1-d: keep the operand's shape)
+    contiguous = np.ascontiguousarray(x).reshape(np.shape(x))
+    pattern = contiguous.view(numerics.float_bits_type(t)).astype(np.uint64)
     if width < 64:
         pattern &= np.uint64((1 << width) - 1)
         negative = (pattern >> np.uint64(width - 1)) != 0
