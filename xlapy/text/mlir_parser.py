@@ -354,6 +354,10 @@ class MlirParser:
             if tok.text == "!stablehlo.token":
                 self.advance()
                 return Shape.token()
+            if tok.text == "!stablehlo.future":  # async_start's results, as a tuple
+                self.advance()
+                self.expect("<")
+                return Shape.tuple_of(self._shapes(self.parse_type_list(">"), tok.start))
             if tok.text == "!quant.uniform":
                 return self.parse_quantized_element(tok.start)
             if tok.text in self.aliases:

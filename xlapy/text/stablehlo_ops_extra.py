@@ -94,6 +94,11 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
         )
     config = op.attrs.get("backend_config", "")
     backend_config = config if isinstance(config, str) else op.raw.get("backend_config", "")
+    if isinstance(op.attrs.get("mhlo.backend_config"), dict) and not backend_config:
+        # XLA's conversion: a dictionary in ``mhlo.backend_config`` (jax.ffi calls such as
+        # the LAPACK kernels) is the typed-FFI call's backend config.
+        backend_config = op.raw.get("mhlo.backend_config", "")
+        attrs["api_version"] = A.CustomCallApiVersion.TYPED_FFI
     shapes = b.result_shapes(op)
     result_layouts = op.attrs.get("result_layouts")
     if result_layouts:
@@ -521,8 +526,8 @@ def _scan(b: Builder, op: Op) -> list[HloInstruction]:
     return b.multi(op, Opcode.SCAN, b.operands(op), attrs, always_tuple=True)
 
 
-@lowers("stablehlo.uniform_quantize", "stablehlo.uniform_dequantize", "stablehlo.einsum",
-        "stablehlo.unary_einsum", "stablehlo.torch_index_select")  # fmt: skip
+@lowers("stablehlo.uniform_quantize", "stablehlo.uniform_dequantize")
 def _unsupported(b: Builder, op: Op) -> list[HloInstruction]:
-    why = "quantized programs are out of scope" if "quantize" in op.name else "no HLO equivalent"
-    raise b.module.unsupported(op.offset, f"{op.name} is not supported ({why})")
+    raise b.module.unsupported(
+        op.offset, f"{op.name} is not supported (quantized programs are out of scope)"
+    )

@@ -10,8 +10,8 @@
 Parsing (``mlir_parser``, ``stablehlo_pretty``) builds a syntax tree; lowering
 (``stablehlo_lower``, ``stablehlo_ops``, ``stablehlo_ops_extra``) maps it onto HLO the way XLA's
 StableHLO -> HLO conversion does. Errors are ``ParseError`` (``file:line:col: error: ...`` with
-the source line and a caret) or, for valid programs xlapy cannot run (quantized types,
-``stablehlo.einsum``...), ``Unimplemented`` with the same location prefix.
+the source line and a caret) or, for valid programs xlapy cannot run (quantized types...),
+``Unimplemented`` with the same location prefix.
 """
 
 from __future__ import annotations
@@ -22,7 +22,11 @@ from dataclasses import dataclass
 
 from xlapy.errors import ParseError, XlaError
 from xlapy.ir.module import HloModule
-from xlapy.text import stablehlo_ops, stablehlo_ops_extra  # noqa: F401  (register lowerings)
+from xlapy.text import (  # noqa: F401  (register lowerings)
+    stablehlo_ops,
+    stablehlo_ops_extra,
+    stablehlo_ops_legacy,
+)
 from xlapy.text.mlir_ast import MlirModule
 from xlapy.text.mlir_parser import MlirParser
 from xlapy.text.stablehlo_lower import ModuleLowering
