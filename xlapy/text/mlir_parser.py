@@ -105,7 +105,7 @@ class MlirParser:
     def parse_module(self) -> MlirModule:
         offset = self.tok.start
         if self.tok.kind is Tok.STRING:
-            raise self.error('generic-form modules ("builtin.module") are not supported')
+            return self.parse_generic_module()
         self.expect("module")
         name = ""
         if self.tok.kind is Tok.SYMBOL:
@@ -119,6 +119,21 @@ class MlirParser:
             if self.tok.kind is Tok.EOF:
                 raise self.error("missing '}' at the end of the module", offset)
             self.parse_top_level_item(module)
+        return module
+
+    def parse_generic_module(self) -> MlirModule:
+        """``"builtin.module"() <{sym_name = "m"}> ({ "func.func"() ... }) {attrs} : () -> ()``."""
+        op = self.parse_op()
+        name = op.attrs.get("sym_name", "")
+        attrs = {k: v for k, v in op.attrs.items() if k not in ("sym_name", "sym_visibility")}
+        module = MlirModule(str(name), {}, attrs, op.offset)
+        if len(op.regions) != 1 or len(op.regions[0].blocks) != 1:
+            raise self.error('"builtin.module" needs a body of one block', op.offset)
+        for item in op.regions[0].blocks[0].ops:
+            if item.name == "func.func":
+                self.add_function(module, self.generic_func(item))
+            elif item.name != "sdy.mesh":
+                raise self.error(f"expected a function in the module; got {item.name}", item.offset)
         return module
 
     def parse_top_level_item(self, module: MlirModule) -> None:
@@ -195,7 +210,10 @@ class MlirParser:
         return FuncOp(name, visibility, arg_types, result_types, body, offset)
 
     def parse_generic_func(self) -> FuncOp:
-        op = self.parse_op()
+        return self.generic_func(self.parse_op())
+
+    def generic_func(self, op: Op) -> FuncOp:
+        """The function of a generic ``"func.func"() <{function_type, sym_name}> ({...})`` op."""
         ftype = op.attrs.get("function_type")
         name = op.attrs.get("sym_name")
         if not isinstance(ftype, tuple) or not isinstance(name, str) or len(op.regions) != 1:

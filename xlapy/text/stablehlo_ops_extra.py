@@ -67,6 +67,8 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     if target.startswith("check."):
         return _check_custom_call(b, op, target)
     operands = b.operands(op)
+    if target in _PLACEMENT_TARGETS:
+        return _placement(b, op, target, operands)
     attrs: dict[str, Any] = {
         "custom_call_target": target,
         "custom_call_has_side_effect": bool(op.attrs.get("has_side_effect", False)),
@@ -109,6 +111,28 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     call = b.add(Opcode.CUSTOM_CALL, shape, operands, attrs, backend_config=backend_config,
                  frontend_attributes=fe)  # fmt: skip
     return [call] if len(shapes) == 1 else b.unpack(call)
+
+
+_PLACEMENT_TARGETS = frozenset(
+    {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "annotate_device_placement",
+     "MoveToHost", "MoveToDevice"}
+)  # fmt: skip
+"""Custom calls that only annotate where a value lives (sharding, memory space): xlapy runs
+the global program on one host, so each is its operand when the shapes agree."""
+
+
+def _placement(b: Builder, op: Op, target: str, operands: list[HloInstruction]
+               ) -> list[HloInstruction]:  # fmt: skip
+    shapes = b.result_shapes(op)
+    if len(operands) != 1 or len(shapes) != 1:
+        raise InvalidArgument(f"@{target} takes one operand and has one result")
+    if not operands[0].shape.compatible(shapes[0]):
+        raise b.module.unsupported(
+            op.offset,
+            f"@{target} from {operands[0].shape.to_mlir()} to {shapes[0].to_mlir()} splits the "
+            "data over devices; xlapy runs the global (unpartitioned) program only",
+        )
+    return operands
 
 
 def _check_custom_call(b: Builder, op: Op, target: str) -> list[HloInstruction]:
