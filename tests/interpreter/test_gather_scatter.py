@@ -380,6 +380,7 @@ def test_scatter_wrong_update_shape_is_an_error():
 
 
 def _oracle():
+    pytest.importorskip("jax")  # the oracle module needs it; skip cleanly without
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
     import oracle
 

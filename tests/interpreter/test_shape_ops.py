@@ -265,6 +265,7 @@ def test_bitcast_changes_element_types_bit_for_bit():
 
 
 def _oracle():
+    pytest.importorskip("jax")  # the oracle module needs it; skip cleanly without
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
     import oracle
 

@@ -251,6 +251,7 @@ def test_dynamic_update_slice_clamps_and_does_not_mutate():
 
 
 def _oracle():
+    pytest.importorskip("jax")  # the oracle module needs it; skip cleanly without
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
     import oracle
 

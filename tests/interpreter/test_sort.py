@@ -249,6 +249,7 @@ def test_topk_rows():
 
 
 def _oracle():
+    pytest.importorskip("jax")  # the oracle module needs it; skip cleanly without
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "property"))
     import oracle
 
