@@ -14,7 +14,7 @@ import pytest
 
 import xlapy
 from xlapy.cli.interpret_cmd import run_text
-from xlapy.errors import Unimplemented
+from xlapy.errors import EvaluationError, Unimplemented
 from xlapy.ir.opcode import Opcode
 from xlapy.text.stablehlo_parser import parse_stablehlo, parse_stablehlo_tests
 
@@ -90,3 +90,39 @@ def test_quantized_ops_keep_a_clear_out_of_scope_error() -> None:
     }"""
     with pytest.raises(Unimplemented, match="out of scope"):
         parse_stablehlo(text)
+
+
+# ---- JAX 0.10 output (jit lowering and jax.export with symbolic shapes) ------------------------
+
+JAX_DATA = Path(__file__).parent / "data" / "stablehlo_jax"
+JAX_FILES = sorted(JAX_DATA.glob("*.mlir"))
+
+
+def _jax_case(path: Path) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    with np.load(path.with_suffix(".npz")) as data:
+        args = [data[f"arg{i}"] for i in range(sum(k.startswith("arg") for k in data.files))]
+        outs = [data[f"out{i}"] for i in range(sum(k.startswith("out") for k in data.files))]
+    return args, outs
+
+
+@pytest.mark.parametrize("path", JAX_FILES, ids=lambda p: p.stem)
+def test_jax_program_matches_xla_cpu(path: Path) -> None:
+    """Programs printed by JAX 0.10 (LAPACK FFI calls, ApproxTopK, shape assertions,
+    StableHLO's dynamic_* custom calls), run with the inputs JAX ran them on."""
+    args, expected = _jax_case(path)
+    got = xlapy.run(xlapy.load(path.read_text()), *args)
+    assert len(got) == len(expected)
+    for actual, want in zip(got, expected, strict=True):
+        assert actual.dtype == want.dtype
+        assert actual.shape == want.shape
+        if want.dtype.kind in "fc":
+            np.testing.assert_allclose(actual, want, rtol=2e-5, atol=2e-6)
+        else:
+            np.testing.assert_array_equal(actual, want)
+
+
+def test_shape_assertion_failure_names_the_dimension() -> None:
+    path = JAX_DATA / "poly_reshape_shape_assertion.mlir"
+    module = xlapy.load(path.read_text())
+    with pytest.raises(EvaluationError, match="Expected value >= 1 for dimension variable 'b'"):
+        xlapy.run(module, np.zeros((0, 4), np.float32))

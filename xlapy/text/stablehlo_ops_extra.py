@@ -69,6 +69,8 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     operands = b.operands(op)
     if target in _PLACEMENT_TARGETS:
         return _placement(b, op, target, operands)
+    if target == "ApproxTopK":
+        return _approx_top_k(b, op, operands)
     attrs: dict[str, Any] = {
         "custom_call_target": target,
         "custom_call_has_side_effect": bool(op.attrs.get("has_side_effect", False)),
@@ -96,6 +98,10 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
         )
     config = op.attrs.get("backend_config", "")
     backend_config = config if isinstance(config, str) else op.raw.get("backend_config", "")
+    if target == "shape_assertion":  # jax.export: the message travels as the backend config
+        backend_config = str(op.attrs.get("error_message", ""))
+    if target == "stablehlo.dynamic_rng_bit_generator":  # ... and so does the algorithm
+        backend_config = enum_name(op.attrs.get("rng_algorithm", "DEFAULT"))
     if isinstance(op.attrs.get("mhlo.backend_config"), dict) and not backend_config:
         # XLA's conversion: a dictionary in ``mhlo.backend_config`` (jax.ffi calls such as
         # the LAPACK kernels) is the typed-FFI call's backend config.
@@ -133,6 +139,33 @@ def _placement(b: Builder, op: Op, target: str, operands: list[HloInstruction]
             "data over devices; xlapy runs the global (unpartitioned) program only",
         )
     return operands
+
+
+def _approx_top_k(b: Builder, op: Op, operands: list[HloInstruction]) -> list[HloInstruction]:
+    """``@ApproxTopK(operands..., init_values...)`` as XLA runs it on CPU (its fallback): a
+    stable ``sort`` of the operands along ``reduction_dim`` by the called comparator, then
+    the leading entries (the result's size along that dimension)."""
+    config = op.attrs.get("mhlo.backend_config")
+    config = config if isinstance(config, dict) else {}
+    called = op.attrs.get("called_computations") or []
+    shapes = b.result_shapes(op)
+    n = len(shapes)
+    if len(called) != 1 or not isinstance(called[0], SymbolRef) or len(operands) != 2 * n:
+        raise InvalidArgument(
+            "@ApproxTopK needs one comparator and operands (inputs..., init values...) for "
+            f"its {n} results; got {len(operands)} operands"
+        )
+    inputs = operands[:n]
+    dim = int(config.get("reduction_dim", inputs[0].shape.rank - 1))
+    comparator = b.module.function(called[0].name, op.offset)
+    sort_shape = Shape.tuple_of([x.shape for x in inputs])
+    attrs = {"dimensions": (dim,), "is_stable": True, "to_apply": comparator}
+    sorted_ = b.unpack(b.add(Opcode.SORT, sort_shape, inputs, attrs))
+    results = []
+    for value, shape in zip(sorted_, shapes, strict=True):
+        spec = A.SliceSpec(tuple(A.SliceDimension(0, d, 1) for d in shape.dims))
+        results.append(b.add(Opcode.SLICE, shape, [value], {"slice": spec}))
+    return results
 
 
 def _check_custom_call(b: Builder, op: Op, target: str) -> list[HloInstruction]:
