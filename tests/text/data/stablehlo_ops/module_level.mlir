@@ -145,3 +145,18 @@ func.func @removed_trace_and_compute_reshape_shape() {
   "check.expect_eq_const"(%2) <{value = dense<3> : tensor<i32>}> : (tensor<i32>) -> ()
   "func.return"() : () -> ()
 }) : () -> ()
+
+// -----
+
+func.func @rng_normal_zero_sigma_and_set_dimension_size() {
+  %mu = stablehlo.constant dense<3.0> : tensor<f32>
+  %sigma = stablehlo.constant dense<0.0> : tensor<f32>
+  %shape = stablehlo.constant dense<[2, 2]> : tensor<2xi64>
+  %0 = stablehlo.rng %mu, %sigma, %shape, distribution = NORMAL : (tensor<f32>, tensor<f32>, tensor<2xi64>) -> tensor<2x2xf32>
+  check.expect_eq_const %0, dense<3.0> : tensor<2x2xf32>
+  %x = stablehlo.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %n = stablehlo.constant dense<4> : tensor<i32>
+  %1 = stablehlo.set_dimension_size %x, %n, dim = 0 : (tensor<4xi32>, tensor<i32>) -> tensor<4xi32>
+  check.expect_eq_const %1, dense<[1, 2, 3, 4]> : tensor<4xi32>
+  func.return
+}
