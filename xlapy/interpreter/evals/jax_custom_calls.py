@@ -38,7 +38,8 @@ def shape_assertion(ctx: Evaluator, instr: HloInstruction, operands: list[Value]
             f"custom-call {instr.name}: shape_assertion needs a pred[] condition first"
         )
     if not bool(operands[0].all()):
-        values = [np.asarray(v).item() if np.size(v) == 1 else v for v in operands[1:]]
+        arrays = [np.asarray(v) for v in operands[1:]]
+        values = [a.item() if a.size == 1 else a for a in arrays]
         message = instr.backend_config or "shape assertion failed"
         # (a message whose braces are not format fields stays as written)
         with contextlib.suppress(IndexError, KeyError, ValueError):
@@ -61,13 +62,13 @@ def dynamic_reduce_window(ctx: Evaluator, instr: HloInstruction, operands: list[
     sizes, strides, base, dilations, padding = (
         np.asarray(v).astype(np.int64) for v in operands[2 * n :]
     )
-    rank = np.ndim(operands[0])
+    rank = np.asarray(operands[0]).ndim
     if any(np.shape(v) != (rank,) for v in (sizes, strides, base, dilations)) or np.shape(
         padding
     ) != (rank, 2):
         raise InvalidArgument(
             f"custom-call {instr.name}: the window tensors must have {rank} entries (padding "
-            f"{rank}x2); got {[list(np.shape(v)) for v in operands[2 * n :]]}"
+            f"{rank}x2); got {[list(np.asarray(v).shape) for v in operands[2 * n :]]}"
         )
     window = Window.make(
         sizes.tolist(),
