@@ -44,11 +44,19 @@ def group_size(ctx: InferCtx, attrs: Attrs, labels: tuple[str, str] = ("C1", "C3
     ids = [i for g in groups for i in g]
     if len(set(ids)) != len(ids):
         raise ctx.error(labels[0], f"replica_groups must not repeat an id; got {groups_attr}")
+    if ctx.opcode is Opcode.COLLECTIVE_BROADCAST:
+        # stablehlo#collective_broadcast C2 only bounds the ids by the (unknown) device count;
+        # devices outside every group receive zeros.
+        return None
     if sorted(ids) != list(range(len(ids))):
         raise ctx.error(
             labels[1],
             f"the ids of replica_groups must be 0..{len(ids) - 1}; got {groups_attr}",
         )
+    if getattr(attrs, "channel_id", None) and not getattr(attrs, "use_global_device_ids", False):
+        # cross_replica_and_partition: each group spans every partition too, so its size is a
+        # multiple of len(group) that depends on num_partitions (the declared result decides).
+        return None
     sizes = {len(g) for g in groups}
     if len(sizes) != 1:
         if ctx.opcode in (Opcode.ALL_REDUCE, Opcode.ALL_REDUCE_START, Opcode.COLLECTIVE_BROADCAST):
@@ -113,8 +121,8 @@ def _scaled_dim(
             if declared is None or i >= len(declared) or declared[i].rank != s.rank:
                 raise ctx.error(
                     None,
-                    "with empty replica_groups the group size is the device count; give the "
-                    "result shape or explicit replica_groups",
+                    "the group size is not known from replica_groups alone (empty groups, or "
+                    "channel_id without use_global_device_ids); give the result shape",
                 )
             got, have = declared[i].dims[dim], s.dims[dim]
             n = (got // have if have else 0) if multiply else (have // got if got else 0)
@@ -244,7 +252,10 @@ def infer_ragged_all_to_all(ctx: InferCtx, operands: Sequence[Shape], attrs: Att
 
 @infers(Opcode.COLLECTIVE_BROADCAST)
 def infer_collective_broadcast(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
-    """collective-broadcast (OPS.md CollectiveBroadcast): the result has the operand's type."""
+    """collective-broadcast (OPS.md CollectiveBroadcast): the result has the operand's type.
+    With ``has_dynamic_root`` the last operand holds the root ids and is not broadcast."""
+    if attrs.has_dynamic_root and operands:
+        operands = operands[:-1]
     shapes = _arrays(ctx, operands)
     group_size(ctx, attrs)
     return collate(shapes)

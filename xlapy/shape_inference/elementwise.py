@@ -154,14 +154,36 @@ def infer_bitcast_convert(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs
             "C2",
             f"cannot bitcast between complex and non-complex types; got {old} -> {new}",
         )
-    if new.bits == old.bits:
+    if (old.is_pred or new.is_pred) and old is not new:
+        # HLO's pred is 8 bits wide, StableHLO's i1 one bit (stablehlo#bitcast_convert): the
+        # declared result tells which one the program means.
+        one_bit = _bitcast_shape(ctx, operand, new, 1 if old.is_pred else old.bits,
+                                 1 if new.is_pred else new.bits, raise_error=False)  # fmt: skip
+        if one_bit is not None and one_bit.compatible(result):
+            return one_bit
+    shape = _bitcast_shape(ctx, operand, new, old.bits, new.bits, raise_error=True)
+    assert shape is not None
+    return shape
+
+
+def _bitcast_shape(
+    ctx: InferCtx, operand: Shape, new: ElementType, old_bits: int, new_bits: int,
+    raise_error: bool,
+) -> Shape | None:  # fmt: skip
+    """bitcast-convert's result for element widths ``old_bits`` -> ``new_bits`` (C1)."""
+    old = operand.element_type
+    if new_bits == old_bits:
         return operand.with_element_type(new)
-    if new.bits < old.bits:
-        if old.bits % new.bits:
+    if new_bits < old_bits:
+        if old_bits % new_bits:
+            if not raise_error:
+                return None
             raise ctx.error("C1", f"bit widths must divide each other; got {old} -> {new}")
-        return Shape.array(new, (*operand.dims, old.bits // new.bits))
-    ratio = new.bits // old.bits
-    if new.bits % old.bits or operand.rank == 0 or operand.dims[-1] != ratio:
+        return Shape.array(new, (*operand.dims, old_bits // new_bits))
+    ratio = new_bits // old_bits
+    if new_bits % old_bits or operand.rank == 0 or operand.dims[-1] != ratio:
+        if not raise_error:
+            return None
         raise ctx.error(
             "C1",
             f"converting {old} to the wider {new} needs a minor dimension of size {ratio}; "

@@ -198,7 +198,7 @@ def infer_map(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
                             f"{fmt(operands[0])} (input 0) and {fmt(s)} (input {i})")  # fmt: skip
     rank = operands[0].rank
     dims = tuple(attrs.dimensions) if attrs.is_set("dimensions") else tuple(range(rank))
-    if dims != tuple(range(rank)):
+    if dims and dims != tuple(range(rank)):  # XLA's parser accepts (and ignores) {}
         raise ctx.error("C3", f"dimensions must be [0, ..., {rank - 1}]; got {fmt_ints(dims)}")
     comp = attrs.to_apply
     params, root = program_shape(comp)

@@ -138,11 +138,19 @@ def infer_reshape(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Sha
 
 @infers(Opcode.DYNAMIC_RESHAPE)
 def infer_dynamic_reshape(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
-    """dynamic-reshape(operand, sizes...): one integer scalar per result dimension."""
+    """dynamic-reshape(operand, sizes...): one integer scalar per result dimension (HLO), or
+    one integer vector ``output_shape`` of the result's rank (stablehlo#dynamic_reshape C3)."""
     operand, *sizes = operands
     array(ctx, operand, "operand")
     result = ctx.need_result("dynamic-reshape's bounds")
-    if len(sizes) != result.rank:
+    if len(sizes) == 1 and sizes[0].is_array and sizes[0].rank == 1:
+        vector = sizes[0]
+        element_type_in(ctx, vector, "int", "output_shape")
+        if vector.dims[0] != result.rank:
+            raise ctx.error("C3", f"output_shape must have one size per result dimension "
+                            f"({result.rank}); got {fmt(vector)}")  # fmt: skip
+        sizes = []
+    elif len(sizes) != result.rank:
         raise ctx.error(
             None,
             f"needs one size operand per result dimension ({result.rank}); got {len(sizes)}",
