@@ -1,4 +1,9 @@
-"""``load``: read a program from a path or a string, HLO text or StableHLO detected."""
+"""``load``: read a program from a path or a string, HLO text or StableHLO detected.
+
+Every failure is an ``XlaError``: a path that is missing, a directory or unreadable is an
+``InvalidArgument``; a file that is empty, binary (not UTF-8, NUL bytes) or neither HLO text
+nor StableHLO is a ``ParseError`` located at the offending line and column.
+"""
 
 from __future__ import annotations
 
@@ -6,33 +11,118 @@ import os
 import re
 from pathlib import Path
 
+from xlapy.errors import InvalidArgument, ParseError
 from xlapy.ir.module import HloModule
 
 _STABLEHLO = re.compile(r"^\s*(module\b|func\.func\b|#loc|\"?stablehlo\.)|\bfunc\.func\b", re.M)
+_HLO = re.compile(r"^\s*(HloModule|ENTRY)\b", re.M)
+# A one-line string that names a file rather than holding a program.
+_PATH_LIKE = re.compile(r"^[^{}()=\s]*(\.(hlo|mlir|txt|pbtxt)|[/\\][^{}()=\s]*)$")
 
 
 def is_stablehlo(text: str) -> bool:
     """True when ``text`` is MLIR (StableHLO) rather than HLO text."""
-    if re.search(r"^\s*(HloModule|ENTRY)\b", text, re.M):
+    if _HLO.search(text):
         return False
     return bool(_STABLEHLO.search(text))
 
 
 def read_source(source: str | os.PathLike[str]) -> tuple[str, str]:
-    """Returns ``(text, filename)`` for a path, or for program text given directly."""
-    if isinstance(source, os.PathLike) or ("\n" not in source and Path(source).exists()):
-        path = Path(source)
-        return path.read_text(), str(path)
-    return str(source), "<string>"
+    """Returns ``(text, filename)`` for a path, or for program text given directly.
+
+    A string is a path when it has no newline and names an existing file, or looks like one
+    (``*.hlo``, ``*.mlir``, ``dir/name``).
+
+    Raises:
+        InvalidArgument: ``source`` is neither a str nor a path; the file is missing, a
+            directory or unreadable.
+        ParseError: the file is not UTF-8 text.
+    """
+    if isinstance(source, bytes):
+        raise InvalidArgument("load: expected a path or program text (str); got bytes: decode it")
+    if not isinstance(source, str | os.PathLike):
+        raise InvalidArgument(
+            f"load: expected a path or program text (str); got {type(source).__name__}"
+        )
+    if isinstance(source, str):
+        one_line = "\n" not in source and source.strip() != ""
+        if not (one_line and (_PATH_LIKE.match(source.strip()) or Path(source).is_file())):
+            return source, "<string>"
+    return read_file(Path(source)), str(source)
 
 
-def load(source: str | os.PathLike[str]) -> HloModule:
-    """Parses a program from a file path or from text (HLO text or StableHLO MLIR)."""
+def read_file(path: Path) -> str:
+    """The UTF-8 text of ``path``; every failure is an XlaError naming the path."""
+    if path.is_dir():
+        raise InvalidArgument(f"{path}: is a directory, not a program file")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InvalidArgument(f"{path}: no such file") from None
+    except OSError as err:
+        raise InvalidArgument(f"{path}: cannot be read ({err.strerror or err})") from None
+    filename = str(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        why = f"byte 0x{data[err.start]:02x} is not UTF-8"
+        raise _binary(data, err.start, why, filename) from None
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise _binary(data, nul, "it contains a NUL byte", filename)
+    return text
+
+
+def _binary(data: bytes, offset: int, why: str, filename: str) -> ParseError:
+    """The error for a binary file, located at byte ``offset`` (no source line: it is not
+    printable)."""
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    return ParseError(
+        f"not a text file (offset {offset}: {why}); expected HLO text or StableHLO",
+        line=line,
+        column=column,
+        filename=filename,
+    )
+
+
+def load(source: str | os.PathLike[str], *, check_shapes: bool = True) -> HloModule:
+    """Parses a program from a file path or from text (HLO text or StableHLO MLIR).
+
+    Args:
+        source: a path, or the program text itself.
+        check_shapes: type-check every HLO instruction while parsing (StableHLO is always
+            checked): a wrongly typed program fails here, naming the op, the rule and the
+            line:column, instead of inside the interpreter.
+
+    Raises:
+        InvalidArgument: a bad path (missing, directory, unreadable) or argument type.
+        ParseError: empty, binary or malformed text, or an ill-typed instruction.
+        Unimplemented: a valid program using what xlapy does not support.
+    """
     text, filename = read_source(source)
-    if is_stablehlo(text):
+    if not text.strip():
+        raise ParseError.at(
+            text,
+            0,
+            "empty program: expected HLO text (HloModule ... / ENTRY ...) or StableHLO "
+            "(module { func.func ... })",
+            filename,
+        )
+    stablehlo = is_stablehlo(text)
+    if not stablehlo and not _HLO.search(text) and "{" not in text:
+        start = len(text) - len(text.lstrip())
+        raise ParseError.at(
+            text,
+            start,
+            "neither HLO text nor StableHLO: expected 'HloModule <name>' or a computation "
+            "'name { ... }', or an MLIR 'module { func.func ... }'",
+            filename,
+        )
+    if stablehlo:
         from xlapy.text.stablehlo_parser import parse_stablehlo
 
         return parse_stablehlo(text, filename)
     from xlapy.text.hlo_parser import parse_hlo
 
-    return parse_hlo(text, filename)
+    return parse_hlo(text, filename, check_shapes=check_shapes)

@@ -24,6 +24,7 @@ from xlapy.ir.module import (
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import REGISTRY, AttrKind, AttrSpec, OpDef
 from xlapy.shape import UNBOUNDED, Layout, Shape, SplitConfig, Tile
+from xlapy.shape_inference.check import check_instruction
 from xlapy.text import hlo_attr_text as T
 from xlapy.text.hlo_lexer import KEYWORDS, TYPE_NAMES, Tok, Token
 from xlapy.text.literal_text import parse_literal_at
@@ -46,13 +47,20 @@ _ASYNC_SUFFIXES = {"-start": Opcode.ASYNC_START, "-update": Opcode.ASYNC_UPDATE,
                    "-done": Opcode.ASYNC_DONE}  # fmt: skip
 
 
-def parse_hlo(text: str, filename: str = "<string>") -> HloModule:
+def parse_hlo(text: str, filename: str = "<string>", *, check_shapes: bool = False) -> HloModule:
     """Parses HLO module text (``HloModule ... ENTRY ...``) into an HloModule.
+
+    Args:
+        text: the module text.
+        filename: the name errors give the text.
+        check_shapes: also type-check every instruction as it is parsed (its op's shape rules
+            and its declared result, ``shape_inference.check``), as ``xlapy.load`` does. Off,
+            the module is what XLA calls unverified: syntax only.
 
     Raises:
         ParseError: with ``file:line:col``, the source line and a caret.
     """
-    return HloParser(text, filename).parse_module()
+    return HloParser(text, filename, check_shapes=check_shapes).parse_module()
 
 
 def parse_shape(text: str) -> Shape:
@@ -76,8 +84,10 @@ class _Scope:
 class HloParser(T.AttrParser):
     """Recursive-descent parser over a ``Cursor``; ``parse_module`` is the entry point."""
 
-    def __init__(self, text: str, filename: str = "<string>") -> None:
+    def __init__(self, text: str, filename: str = "<string>", *, check_shapes: bool = False
+                 ) -> None:  # fmt: skip
         super().__init__(text, filename)
+        self.check_shapes = check_shapes
         self.module = HloModule("")
         self.computations: dict[str, HloComputation] = {}
         self.scopes: list[_Scope] = []
@@ -628,6 +638,11 @@ class HloParser(T.AttrParser):
         except InvalidArgument as err:
             message = str(err).replace(f"{opcode.value}: ", f"{opcode.value} {name}: ", 1)
             raise self.error(op_tok.start, message) from None
+        if self.check_shapes:
+            try:
+                check_instruction(instr)
+            except InvalidArgument as err:
+                raise self.error(op_tok.start, str(err)) from None
         scope.comp.add_instruction(instr)
         return instr
 

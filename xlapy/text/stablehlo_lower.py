@@ -19,12 +19,13 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from xlapy.errors import ParseError, Unimplemented, XlaError
+from xlapy.errors import InvalidArgument, ParseError, Unimplemented, XlaError
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
+from xlapy.shape_inference.check import check_instruction
 from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, QuantizedType, Region
 
 LowerFn = Callable[["Builder", Op], "Sequence[HloInstruction] | None"]
@@ -243,6 +244,7 @@ class Builder:
         fn = LOWERINGS.get(op.name)
         if fn is None:
             raise self.module.unsupported(op.offset, f"unsupported operation {op.name}")
+        first = len(self.comp.instructions)
         try:
             results = list(fn(self, op) or [])
         except ParseError:
@@ -251,6 +253,11 @@ class Builder:
             if str(err).startswith(self.module.filename + ":"):
                 raise
             raise type(err)(str(self.module.error(op.offset, f"{op.name}: {err}"))) from None
+        for instr in self.comp.instructions[first:]:
+            try:
+                check_instruction(instr)
+            except InvalidArgument as err:
+                raise self.module.error(op.offset, f"{op.name}: {err}") from None
         if len(results) != len(op.results):
             raise self.module.error(
                 op.offset, f"{op.name} produces {len(results)} values; {len(op.results)} named"

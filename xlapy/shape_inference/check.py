@@ -1,0 +1,69 @@
+"""Load-time type check of one instruction: its op's shape rules applied to its operands and
+attributes, and the result it declares compared with the one they give.
+
+The HLO and StableHLO front ends call ``check_instruction`` on every instruction they build,
+so a wrongly typed program is rejected at load time naming the op, the rule and the location
+instead of failing deep inside an evaluator. Instructions touching unbounded (``?``)
+dimensions are left to the evaluator: their sizes are known only at run time.
+"""
+
+from __future__ import annotations
+
+from xlapy.errors import InvalidArgument
+from xlapy.ir.instruction import HloInstruction
+from xlapy.shape import UNBOUNDED, Shape
+from xlapy.shape_inference.common import fmt, infer_shape
+
+
+def check_instruction(instr: HloInstruction) -> None:
+    """Raises InvalidArgument when ``instr`` breaks its op's shape rules or declares a result
+    that its operands and attributes do not give.
+
+    The message reads ``<op> %<name> [<label>]: <rule>; got <values>``; a declared result that
+    disagrees reads ``... declares result <shape> but its operands give <shape>``.
+    """
+    operand_shapes = [o.shape for o in instr.operands]
+    if _unbounded(instr.shape) or any(_unbounded(s) for s in operand_shapes):
+        return
+    inferred = infer_shape(
+        instr.opcode, operand_shapes, instr.attrs, result=instr.shape, name=instr.name
+    )
+    if not agrees(inferred, instr.shape):
+        operands = ", ".join(fmt(s) for s in operand_shapes) or "none"
+        raise InvalidArgument(
+            f"{instr.opcode.value} %{instr.name}: declares result {fmt(instr.shape)} but its "
+            f"operands and attributes give {fmt(inferred)}; operands: {operands}"
+        )
+
+
+def agrees(inferred: Shape, declared: Shape) -> bool:
+    """Same element types and ranks (tuples element by element); a dimension agrees when the
+    sizes are equal or either side is dynamic (its size is known only at run time)."""
+    if inferred.is_tuple or declared.is_tuple:
+        return (
+            inferred.is_tuple
+            and declared.is_tuple
+            and len(inferred.tuple_shapes) == len(declared.tuple_shapes)
+            and all(
+                agrees(a, b)
+                for a, b in zip(inferred.tuple_shapes, declared.tuple_shapes, strict=True)
+            )
+        )
+    if inferred.element_type is not declared.element_type:
+        return False
+    if not inferred.is_array:
+        return True
+    if inferred.rank != declared.rank:
+        return False
+    return all(
+        a == b or dyn_a or dyn_b
+        for a, b, dyn_a, dyn_b in zip(
+            inferred.dims, declared.dims, inferred.dynamic, declared.dynamic, strict=True
+        )
+    )
+
+
+def _unbounded(shape: Shape) -> bool:
+    if shape.is_tuple:
+        return any(_unbounded(s) for s in shape.tuple_shapes)
+    return shape.is_array and UNBOUNDED in shape.dims
