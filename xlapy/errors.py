@@ -70,3 +70,9 @@ class ParseError(XlaError, ValueError):
             source_line=text[start:end],
             filename=filename,
         )
+
+
+class ShapeCheckError(ParseError, InvalidArgument):
+    """An instruction of a program text breaks its op's shape rules (found at load time):
+    located like a ParseError (``file:line:col``), and an InvalidArgument like the same mistake
+    made through the builder."""
