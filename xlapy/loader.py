@@ -13,6 +13,7 @@ from pathlib import Path
 
 from xlapy.errors import InvalidArgument, ParseError
 from xlapy.ir.module import HloModule
+from xlapy.ir.verifier import verify as verify_module
 
 _STABLEHLO = re.compile(r"^\s*(module\b|func\.func\b|#loc|\"?stablehlo\.)|\bfunc\.func\b", re.M)
 _HLO = re.compile(r"^\s*(HloModule|ENTRY)\b", re.M)
@@ -86,18 +87,21 @@ def _binary(data: bytes, offset: int, why: str, filename: str) -> ParseError:
     )
 
 
-def load(source: str | os.PathLike[str], *, check_shapes: bool = True) -> HloModule:
+def load(source: str | os.PathLike[str], *, verify: bool = True) -> HloModule:
     """Parses a program from a file path or from text (HLO text or StableHLO MLIR).
 
     Args:
         source: a path, or the program text itself.
-        check_shapes: type-check every HLO instruction while parsing (StableHLO is always
-            checked): a wrongly typed program fails here, naming the op, the rule and the
-            line:column, instead of inside the interpreter.
+        verify: type-check every HLO instruction while parsing (StableHLO is always
+            checked) and run the structural verifier (``ir.verifier``): a wrongly typed or
+            malformed program fails here, naming the op, the rule and (for type errors) the
+            line:column, instead of inside the interpreter. Off: syntax only.
 
     Raises:
         InvalidArgument: a bad path (missing, directory, unreadable) or argument type.
         ParseError: empty, binary or malformed text, or an ill-typed instruction.
+        VerificationError: a broken structural invariant (parameter numbering, the entry
+            computation layout, ...).
         Unimplemented: a valid program using what xlapy does not support.
     """
     text, filename = read_source(source)
@@ -122,7 +126,11 @@ def load(source: str | os.PathLike[str], *, check_shapes: bool = True) -> HloMod
     if stablehlo:
         from xlapy.text.stablehlo_parser import parse_stablehlo
 
-        return parse_stablehlo(text, filename)
-    from xlapy.text.hlo_parser import parse_hlo
+        module = parse_stablehlo(text, filename)
+    else:
+        from xlapy.text.hlo_parser import parse_hlo
 
-    return parse_hlo(text, filename, check_shapes=check_shapes)
+        module = parse_hlo(text, filename, check_shapes=verify)
+    if verify:
+        verify_module(module)
+    return module

@@ -4,13 +4,15 @@ attributes, and the result it declares compared with the one they give.
 The HLO and StableHLO front ends call ``check_instruction`` on every instruction they build,
 so a wrongly typed program is rejected at load time naming the op, the rule and the location
 instead of failing deep inside an evaluator. Instructions touching unbounded (``?``)
-dimensions are left to the evaluator: their sizes are known only at run time.
+dimensions are left to the evaluator: their sizes are known only at run time; a wrong operand
+count is left to the structural verifier (``ir.verifier``), which callers run next.
 """
 
 from __future__ import annotations
 
 from xlapy.errors import InvalidArgument
 from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opdefs import VARIADIC
 from xlapy.shape import UNBOUNDED, Shape
 from xlapy.shape_inference.common import fmt, infer_shape
 
@@ -25,6 +27,9 @@ def check_instruction(instr: HloInstruction) -> None:
     operand_shapes = [o.shape for o in instr.operands]
     if _unbounded(instr.shape) or any(_unbounded(s) for s in operand_shapes):
         return
+    arity = instr.opdef.arity
+    if arity != VARIADIC and len(operand_shapes) != arity:
+        return  # structural: the verifier's [arity] rule reports it
     inferred = infer_shape(
         instr.opcode, operand_shapes, instr.attrs, result=instr.shape, name=instr.name
     )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from xlapy import dtypes
-from xlapy.errors import InvalidArgument
+from xlapy.errors import InvalidArgument, ShapeCheckError
 from xlapy.ir import attrs as A
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -642,7 +642,10 @@ class HloParser(T.AttrParser):
             try:
                 check_instruction(instr)
             except InvalidArgument as err:
-                raise self.error(op_tok.start, str(err)) from None
+                lexer = self.lexer
+                raise ShapeCheckError.at(
+                    lexer.text, op_tok.start, str(err), lexer.filename
+                ) from None
         scope.comp.add_instruction(instr)
         return instr
 

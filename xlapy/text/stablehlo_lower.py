@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from xlapy.errors import InvalidArgument, ParseError, Unimplemented, XlaError
+from xlapy.errors import InvalidArgument, ParseError, ShapeCheckError, Unimplemented, XlaError
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule, ModuleConfig
@@ -257,7 +257,10 @@ class Builder:
             try:
                 check_instruction(instr)
             except InvalidArgument as err:
-                raise self.module.error(op.offset, f"{op.name}: {err}") from None
+                m = self.module
+                raise ShapeCheckError.at(
+                    m.text, op.offset, f"{op.name}: {err}", m.filename
+                ) from None
         if len(results) != len(op.results):
             raise self.module.error(
                 op.offset, f"{op.name} produces {len(results)} values; {len(op.results)} named"

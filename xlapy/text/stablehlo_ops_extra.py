@@ -268,9 +268,41 @@ def _run_parallel(b: Builder, op: Op) -> list[HloInstruction]:
         "called_computations": comps,
     }
     shapes = b.result_shapes(op)
-    call = b.add(Opcode.CUSTOM_CALL, Shape.tuple_of(shapes), b.operands(op), attrs,
+    operands = b.operands(op)
+    _check_run_parallel(b, op, operands, shapes)
+    call = b.add(Opcode.CUSTOM_CALL, Shape.tuple_of(shapes), operands, attrs,
                  backend_config="{" + ", ".join(parts) + "}")  # fmt: skip
     return b.unpack(call)
+
+
+def _check_run_parallel(
+    b: Builder, op: Op, operands: list[HloInstruction], shapes: list[Shape]
+) -> None:
+    """The operands are the programs' parameters and the results their results, program by
+    program in ``programs`` order (the interpreter's run_parallel contract)."""
+    params: list[Shape] = []
+    results: list[Shape] = []
+    for row in op.attrs.get("programs") or []:
+        for sym in row:
+            if not isinstance(sym, SymbolRef):
+                continue
+            comp = b.module.function(sym.name, op.offset)
+            params.extend(p.shape for p in comp.parameters)
+            root = comp.root.shape
+            results.extend(root.tuple_shapes if root.is_tuple else [root])
+    for what, want, got in (
+        ("operands", params, [o.shape for o in operands]),
+        ("results", results, shapes),
+    ):
+        if len(want) != len(got) or not all(
+            w.compatible(g) for w, g in zip(want, got, strict=True)
+        ):
+            raise b.module.error(
+                op.offset,
+                f"interpreter.run_parallel: the {what} must be the programs' {what} in order, "
+                f"({', '.join(s.to_mlir() for s in want)}); got "
+                f"({', '.join(s.to_mlir() for s in got)})",
+            )
 
 
 # ---- collectives, send/recv, feeds ------------------------------------------------------------
