@@ -10,6 +10,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from xlapy.builder.xla_builder import argument_error
 from xlapy.dtypes import ElementType
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import (
@@ -124,10 +125,23 @@ def precision_attr(
     if isinstance(config, Precision):
         return (config, config)
     values = config.operand_precision if isinstance(config, PrecisionConfig) else config
-    result = tuple(Precision(v) if not isinstance(v, Precision) else v for v in values)
+    result = tuple(_precision(v) for v in values)
     if all(p is Precision.DEFAULT for p in result):
         return ()
     return result
+
+
+def _precision(value: object) -> Precision:
+    if isinstance(value, Precision):
+        return value
+    if isinstance(value, str):
+        for member in Precision:
+            if value.upper() in (member.name, member.value):
+                return member
+    choices = ", ".join(m.name for m in Precision)
+    raise argument_error(
+        "precision_config", f"entries must be Precision ({choices}); got {value!r}"
+    )
 
 
 def replica_groups_attr(

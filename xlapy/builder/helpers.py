@@ -3,49 +3,109 @@ the optional leading builder argument, explicit broadcasting, and padding helper
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import enum
+from collections.abc import Iterable, Sequence
+from typing import Any, TypeVar
 
 import numpy as np
 
 from xlapy import dtypes
 from xlapy.builder.config import Padding
 from xlapy.builder.shape_text import shape as parse_shape
-from xlapy.builder.xla_builder import XlaBuilder, XlaOp, builder_of
+from xlapy.builder.xla_builder import XlaBuilder, XlaOp, argument_error, builder_of
 from xlapy.dtypes import ElementType
 from xlapy.errors import InvalidArgument
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 
 
-def etype(value: object) -> ElementType:
+def etype(value: object, what: str = "element type") -> ElementType:
     """An element type from an ElementType, its HLO name (``"f32"``) or a numpy dtype."""
     if isinstance(value, ElementType):
         return value
-    if isinstance(value, str):
-        return dtypes.from_name(value.lower())
-    return dtypes.from_numpy(value)
+    try:
+        if isinstance(value, str):
+            return dtypes.from_name(value.lower())
+        if value is not None and not isinstance(value, XlaOp):
+            return dtypes.from_numpy(value)
+    except InvalidArgument:
+        pass
+    raise argument_error(
+        what,
+        "must be an element type: an xlapy.dtypes member (dtypes.F32), an HLO name ('f32') or "
+        f"a numpy dtype; got {value!r:.60}",
+    )
 
 
-def to_shape(value: object) -> Shape:
+def to_shape(value: object, what: str = "shape") -> Shape:
     """A Shape from a Shape or its HLO spelling (``"f32[2,3]"``)."""
     if isinstance(value, Shape):
         return value
     if isinstance(value, str):
         return parse_shape(value)
-    raise InvalidArgument(f"expected a Shape or a shape string like 'f32[2,3]'; got {value!r}")
+    raise argument_error(what, f"must be a Shape or a shape string like 'f32[2,3]'; got {value!r}")
 
 
 def ints(values: object, what: str) -> tuple[int, ...]:
-    """A tuple of ints from any int sequence (numpy arrays included)."""
+    """A tuple of ints from any int sequence (numpy arrays included); floats and bools are
+    refused rather than truncated."""
     if values is None:
         return ()
-    if isinstance(values, int | np.integer):
-        return (int(values),)
-    try:
-        return tuple(int(v) for v in values)  # type: ignore[attr-defined]
-    except TypeError:
-        raise InvalidArgument(f"{what} must be a sequence of ints; got {values!r}") from None
+    if is_int(values):
+        return (int(values),)  # type: ignore[call-overload]
+    items = values.tolist() if isinstance(values, np.ndarray) else values
+    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+        raise argument_error(what, f"must be a sequence of ints; got {values!r:.60}")
+    result = []
+    for i, v in enumerate(items):
+        if not is_int(v):
+            raise argument_error(what, f"must be a sequence of ints; got {v!r:.30} at index {i}")
+        result.append(int(v))
+    return tuple(result)
+
+
+def xla_op(value: object, what: str) -> XlaOp:
+    """``value`` if it is an XlaOp (for functions taking ``*args``, which the signature-driven
+    check of ``argcheck`` cannot see)."""
+    if not isinstance(value, XlaOp):
+        raise argument_error(what, f"must be an XlaOp; got {type(value).__name__} {value!r:.40}")
+    return value
+
+
+def int_arg(value: object, what: str) -> int:
+    """An int from an int or numpy integer; floats, bools and others are refused."""
+    if not is_int(value):
+        raise argument_error(what, f"must be an int; got {value!r:.60}")
+    return int(value)  # type: ignore[call-overload, no-any-return]
+
+
+def sizes(values: object, what: str) -> tuple[int, ...]:
+    """Dimension sizes: ``ints`` that are all >= 0."""
+    result = ints(values, what)
+    if any(v < 0 for v in result):
+        raise argument_error(what, f"must be sizes >= 0; got {list(result)}")
+    return result
+
+
+def is_int(value: object) -> bool:
+    """An int or numpy integer, not a bool."""
+    return isinstance(value, int | np.integer) and not isinstance(value, bool | np.bool_)
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+def enum_arg(cls: type[E], value: object, what: str, *, upper: bool = True) -> E:
+    """A member of enum ``cls`` from itself or its (case-insensitive) value or name."""
+    if isinstance(value, cls):
+        return value
+    if isinstance(value, str):
+        text = value.upper() if upper else value
+        for member in cls:
+            if member.value in (value, text) or member.name in (value, value.upper()):
+                return member
+    choices = ", ".join(sorted({str(m.value) for m in cls}))
+    raise argument_error(what, f"must be a {cls.__name__} ({choices}); got {value!r:.60}")
 
 
 def split_builder(args: Sequence[Any]) -> tuple[XlaBuilder | None, list[Any]]:
@@ -101,7 +161,7 @@ def make_padding(
     """(low, high) pairs: explicit pairs as given, VALID = none, SAME such that the output has
     ``ceil(n / stride)`` positions (OPS.md A.9; XLA MakePadding)."""
     if isinstance(padding, str):
-        padding = Padding(padding.lower())
+        padding = enum_arg(Padding, padding, "padding", upper=False)
     if isinstance(padding, Padding):
         if padding is Padding.VALID:
             return [(0, 0)] * len(input_dims)

@@ -5,7 +5,7 @@ integer-indexed dimensions and inserts ``None`` ones."""
 from __future__ import annotations
 
 from xlapy import dtypes
-from xlapy.builder.helpers import reshape
+from xlapy.builder.helpers import is_int, reshape
 from xlapy.builder.xla_builder import XlaOp, as_op
 from xlapy.errors import InvalidArgument
 
@@ -48,6 +48,9 @@ def index(op: XlaOp, key: object) -> XlaOp:
             continue
         size = op.shape.dims[dim]
         if isinstance(item, slice):
+            for part in (item.start, item.stop, item.step):
+                if part is not None and not is_int(part):
+                    raise InvalidArgument(f"index: slice bounds must be ints or None; got {item}")
             start, stop, step = item.indices(size)
             if step <= 0:
                 raise InvalidArgument(f"index: slice steps must be positive; got {item}")
@@ -65,10 +68,12 @@ def index(op: XlaOp, key: object) -> XlaOp:
             strides.append(1)
             dynamic.append(item)
         else:
-            try:
-                i = int(item)  # type: ignore[call-overload]
-            except TypeError:
-                raise InvalidArgument(f"index: unsupported index {item!r}") from None
+            if not is_int(item):
+                raise InvalidArgument(
+                    f"index: indices must be ints, slices, ..., None or integer scalar XlaOps; "
+                    f"got {item!r:.60}"
+                )
+            i = int(item)  # type: ignore[call-overload]
             if not -size <= i < size:
                 raise InvalidArgument(
                     f"index {i} is out of bounds for dimension {dim} of size {size}"

@@ -20,7 +20,15 @@ from xlapy.builder.config import (
     TransposeA,
     precision_attr,
 )
-from xlapy.builder.helpers import etype, ints, make_padding, op_list, pick_builder, split_builder
+from xlapy.builder.helpers import (
+    enum_arg,
+    etype,
+    ints,
+    make_padding,
+    op_list,
+    pick_builder,
+    split_builder,
+)
 from xlapy.builder.xla_builder import ComputationLike, XlaBuilder, XlaOp
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import Precision, Window
@@ -286,7 +294,7 @@ def Conv(
 
 def Fft(operand: XlaOp, fft_type: FftType | str, fft_length: Sequence[int]) -> XlaOp:
     """FFT / IFFT / RFFT / IRFFT over the innermost ``len(fft_length)`` axes (OPS.md Fft)."""
-    kind = FftType(fft_type.upper()) if isinstance(fft_type, str) else fft_type
+    kind = enum_arg(FftType, fft_type, "fft_type")
     return operand.builder.add(
         Opcode.FFT, [operand], {"fft_type": kind, "fft_length": ints(fft_length, "fft_length")}
     )
@@ -306,7 +314,7 @@ def TriangularSolve(
     transpose_a: TransposeA | str = TransposeA.NO_TRANSPOSE,
 ) -> XlaOp:
     """Solves ``op(a) x = b`` (left_side) or ``x op(a) = b`` (OPS.md TriangularSolve)."""
-    transpose = TransposeA(transpose_a.upper()) if isinstance(transpose_a, str) else transpose_a
+    transpose = enum_arg(TransposeA, transpose_a, "transpose_a")
     attrs = {
         "left_side": bool(left_side) or None,
         "lower": bool(lower) or None,
@@ -586,8 +594,8 @@ def Scan(
 ) -> XlaOp:
     """Sequential scan with carries along ``scan_dimension``: the result is the stacked
     outputs then the final carries, as a tuple (OPS.md Scan)."""
-    xs = op_list(inputs, "inputs") if inputs else []
-    cs = op_list(inits, "inits") if inits else []
+    xs = op_list(inputs, "inputs") if isinstance(inputs, XlaOp) or inputs else []
+    cs = op_list(inits, "inits") if isinstance(inits, XlaOp) or inits else []
     b = pick_builder(None, xs, cs)
     slices = [
         Shape.array(x.dtype, x.shape.dims[:scan_dimension] + x.shape.dims[scan_dimension + 1 :])

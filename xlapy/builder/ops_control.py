@@ -14,10 +14,10 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.builder.config import ChannelHandle, RandomAlgorithm, channel_attr
-from xlapy.builder.helpers import op_list, pick_builder, split_builder, to_shape
+from xlapy.builder.helpers import enum_arg, op_list, pick_builder, split_builder, to_shape, xla_op
 from xlapy.builder.ops_elementwise import ConvertElementType, Lt
 from xlapy.builder.ops_shape import Constant, GetTupleElement
-from xlapy.builder.xla_builder import ComputationLike, XlaBuilder, XlaOp
+from xlapy.builder.xla_builder import ComputationLike, XlaBuilder, XlaOp, argument_error
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import (
     CustomCallApiVersion,
@@ -44,7 +44,7 @@ def _call_args(args: Sequence[Any]) -> tuple[XlaBuilder, ComputationLike, list[X
     computation, *operands = rest
     if len(operands) == 1 and isinstance(operands[0], list | tuple):
         operands = list(operands[0])
-    ops_ = op_list(operands, "operands") if operands else []
+    ops_ = op_list(operands, "operands")
     return pick_builder(builder, ops_), computation, ops_
 
 
@@ -93,7 +93,9 @@ def Conditional(*args: Any) -> XlaOp:
     branch_operands)``; an out-of-range index runs the last branch (OPS.md Conditional)."""
     if len(args) == 5:
         predicate, true_operand, true_comp, false_operand, false_comp = args
-        b: XlaBuilder = predicate.builder
+        b: XlaBuilder = xla_op(predicate, "predicate").builder
+        xla_op(true_operand, "true_operand")
+        xla_op(false_operand, "false_operand")
         attrs = {
             "true_computation": b.computation(true_comp, [true_operand.shape], "true_computation"),
             "false_computation": b.computation(
@@ -107,9 +109,12 @@ def Conditional(*args: Any) -> XlaOp:
             "false_computation) or (branch_index, branch_computations, branch_operands)"
         )
     branch_index, computations, operands = args
-    b = branch_index.builder
-    assert isinstance(b, XlaBuilder)
-    branch_ops = op_list(list(operands), "branch_operands")
+    b = xla_op(branch_index, "branch_index").builder
+    if not isinstance(computations, list | tuple):
+        raise argument_error(
+            "branch_computations", f"must be a list of computations; got {computations!r:.40}"
+        )
+    branch_ops = op_list(operands, "branch_operands")
     if len(computations) != len(branch_ops):
         raise InvalidArgument(
             f"conditional: needs one operand per branch computation; got {len(computations)} "
@@ -140,7 +145,9 @@ def CustomCall(
     if len(rest) != 3:
         raise InvalidArgument("custom-call: expected (call_target_name, operands, shape)")
     target, operands, shape = rest
-    ops_ = op_list(list(operands), "operands") if operands else []
+    if not isinstance(target, str) or not target:
+        raise argument_error("call_target_name", f"must be a non-empty str; got {target!r:.60}")
+    ops_ = op_list(operands, "operands")
     b = pick_builder(builder, ops_)
     attrs: dict[str, Any] = {
         "custom_call_target": str(target),
@@ -305,7 +312,7 @@ def RngBitGenerator(
 ) -> XlaOp:
     """``(new_state, random bits of shape)`` from an explicit PRNG state (OPS.md
     RngBitGenerator)."""
-    algo = RandomAlgorithm(algorithm) if isinstance(algorithm, str) else algorithm
+    algo = enum_arg(RandomAlgorithm, algorithm, "algorithm", upper=False)
     result = Shape.tuple_of([initial_state.shape, to_shape(shape)])
     return initial_state.builder.add(
         Opcode.RNG_BIT_GENERATOR, [initial_state], {"algorithm": algo}, result
@@ -338,9 +345,9 @@ def Fusion(
     kind: FusionKind | str = FusionKind.LOOP,
 ) -> XlaOp:
     """Internal HLO: ``computation`` fused into one instruction."""
-    ops_ = op_list(list(operands), "operands") if operands else []
+    ops_ = op_list(operands, "operands")
     comp = builder.computation(computation, [o.shape for o in ops_], "fused computation")
-    fusion_kind = FusionKind(kind) if isinstance(kind, str) else kind
+    fusion_kind = enum_arg(FusionKind, kind, "kind", upper=False)
     return builder.add(Opcode.FUSION, ops_, {"kind": fusion_kind, "calls": comp})
 
 
@@ -351,7 +358,7 @@ def AsyncStart(
     execution_thread: str = "main",
 ) -> XlaOp:
     """Internal HLO: starts ``computation`` asynchronously; ``((operands), result, s32[])``."""
-    ops_ = op_list(list(operands), "operands") if operands else []
+    ops_ = op_list(operands, "operands")
     comp = builder.computation(computation, [o.shape for o in ops_], "async computation")
     comp.execution_thread = execution_thread
     attrs = {"calls": comp, "async_execution_thread": execution_thread}
@@ -359,7 +366,14 @@ def AsyncStart(
 
 
 def _async_attrs(start: XlaOp) -> Mapping[str, Any]:
-    attrs = start.instruction.attrs
+    instr = start.instruction
+    if instr.opcode not in (Opcode.ASYNC_START, Opcode.ASYNC_UPDATE):
+        raise argument_error(
+            "operand",
+            f"must be the result of AsyncStart or AsyncUpdate; got {start.name} "
+            f"({instr.opcode.value})",
+        )
+    attrs = instr.attrs
     return {"calls": attrs.calls, "async_execution_thread": attrs.async_execution_thread}
 
 
@@ -380,9 +394,21 @@ def CopyDone(operand: XlaOp) -> XlaOp:
     return operand.builder.add(Opcode.COPY_DONE, [operand])
 
 
+def _start_attrs(context: XlaOp, start: Opcode) -> Any:
+    """The attributes of ``context``'s instruction, which must be a ``start`` (send/recv)."""
+    instr = context.instruction
+    if instr.opcode is not start:
+        raise argument_error(
+            "context",
+            f"must be the result of a {start.value} instruction; got {context.name} "
+            f"({instr.opcode.value})",
+        )
+    return instr.attrs
+
+
 def SendDone(context: XlaOp) -> XlaOp:
     """Internal HLO: waits for a send (its context from the send instruction)."""
-    attrs = context.instruction.attrs
+    attrs = _start_attrs(context, Opcode.SEND)
     return context.builder.add(
         Opcode.SEND_DONE, [context],
         {"channel_id": attrs.channel_id, "is_host_transfer": attrs.is_host_transfer or None},
@@ -391,7 +417,7 @@ def SendDone(context: XlaOp) -> XlaOp:
 
 def RecvDone(context: XlaOp) -> XlaOp:
     """Internal HLO: waits for a recv and yields ``(data, token)``."""
-    attrs = context.instruction.attrs
+    attrs = _start_attrs(context, Opcode.RECV)
     return context.builder.add(
         Opcode.RECV_DONE, [context],
         {"channel_id": attrs.channel_id, "is_host_transfer": attrs.is_host_transfer or None},

@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.builder.helpers import broadcast_to, etype, ints
-from xlapy.builder.xla_builder import XlaOp, as_op
+from xlapy.builder.helpers import broadcast_to, enum_arg, etype, ints
+from xlapy.builder.xla_builder import Operand, XlaOp, as_op
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import ComparisonDirection, ComparisonType, ResultAccuracy
 from xlapy.ir.opcode import Opcode
@@ -66,107 +66,111 @@ def binary_op(
     return left.builder.add(opcode, [left, right], attrs or {})
 
 
-def Add(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Add(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs + rhs`` (OPS.md Add)."""
     return binary_op(Opcode.ADD, lhs, rhs, broadcast_dimensions)
 
 
-def Sub(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Sub(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs - rhs`` (OPS.md Sub)."""
     return binary_op(Opcode.SUBTRACT, lhs, rhs, broadcast_dimensions)
 
 
-def Mul(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Mul(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs * rhs`` (OPS.md Mul)."""
     return binary_op(Opcode.MULTIPLY, lhs, rhs, broadcast_dimensions)
 
 
-def Div(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Div(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs / rhs``; integers truncate toward zero (OPS.md Div)."""
     return binary_op(Opcode.DIVIDE, lhs, rhs, broadcast_dimensions)
 
 
-def Rem(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Rem(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise remainder with the dividend's sign (OPS.md Rem)."""
     return binary_op(Opcode.REMAINDER, lhs, rhs, broadcast_dimensions)
 
 
-def Max(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Max(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise maximum (OPS.md Max)."""
     return binary_op(Opcode.MAXIMUM, lhs, rhs, broadcast_dimensions)
 
 
-def Min(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Min(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise minimum (OPS.md Min)."""
     return binary_op(Opcode.MINIMUM, lhs, rhs, broadcast_dimensions)
 
 
-def Pow(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Pow(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs ** rhs`` (OPS.md Pow)."""
     return binary_op(Opcode.POWER, lhs, rhs, broadcast_dimensions)
 
 
-def Atan2(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Atan2(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``atan2(lhs, rhs)`` (OPS.md Atan2)."""
     return binary_op(Opcode.ATAN2, lhs, rhs, broadcast_dimensions)
 
 
-def Complex(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Complex(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs + i*rhs``: f32 parts give c64, f64 parts c128 (OPS.md Complex)."""
     return binary_op(Opcode.COMPLEX, lhs, rhs, broadcast_dimensions)
 
 
-def And(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def And(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise AND: logical for pred, bitwise for integers (OPS.md And)."""
     return binary_op(Opcode.AND, lhs, rhs, broadcast_dimensions)
 
 
-def Or(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Or(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise OR (OPS.md Or)."""
     return binary_op(Opcode.OR, lhs, rhs, broadcast_dimensions)
 
 
-def Xor(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def Xor(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise XOR (OPS.md Xor)."""
     return binary_op(Opcode.XOR, lhs, rhs, broadcast_dimensions)
 
 
-def ShiftLeft(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def ShiftLeft(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
     """Element-wise ``lhs << rhs`` (OPS.md ShiftLeft)."""
     return binary_op(Opcode.SHIFT_LEFT, lhs, rhs, broadcast_dimensions)
 
 
-def ShiftRightArithmetic(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def ShiftRightArithmetic(
+    lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()
+) -> XlaOp:
     """Element-wise sign-extending right shift (OPS.md ShiftRightArithmetic)."""
     return binary_op(Opcode.SHIFT_RIGHT_ARITHMETIC, lhs, rhs, broadcast_dimensions)
 
 
-def ShiftRightLogical(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+def ShiftRightLogical(
+    lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()
+) -> XlaOp:
     """Element-wise zero-filling right shift (OPS.md ShiftRightLogical)."""
     return binary_op(Opcode.SHIFT_RIGHT_LOGICAL, lhs, rhs, broadcast_dimensions)
 
 
-def NextAfter(lhs: XlaOp, rhs: XlaOp) -> XlaOp:
+def NextAfter(lhs: Operand, rhs: Operand) -> XlaOp:
     """The next representable value after ``lhs`` towards ``rhs`` (chlo.next_after)."""
     return binary_op(Opcode.NEXT_AFTER, lhs, rhs)
 
 
-def Igamma(a: XlaOp, x: XlaOp) -> XlaOp:
+def Igamma(a: Operand, x: Operand) -> XlaOp:
     """The regularized lower incomplete gamma function."""
     return binary_op(Opcode.IGAMMA, a, x)
 
 
-def Igammac(a: XlaOp, x: XlaOp) -> XlaOp:
+def Igammac(a: Operand, x: Operand) -> XlaOp:
     """The regularized upper incomplete gamma function."""
     return binary_op(Opcode.IGAMMAC, a, x)
 
 
-def Zeta(x: XlaOp, q: XlaOp) -> XlaOp:
+def Zeta(x: Operand, q: Operand) -> XlaOp:
     """The Hurwitz zeta function (chlo.zeta)."""
     return binary_op(Opcode.ZETA, x, q)
 
 
-def Polygamma(n: XlaOp, x: XlaOp) -> XlaOp:
+def Polygamma(n: Operand, x: Operand) -> XlaOp:
     """The polygamma function (chlo.polygamma)."""
     return binary_op(Opcode.POLYGAMMA, n, x)
 
@@ -192,19 +196,18 @@ def Compare(
         direction, broadcast_dimensions = broadcast_dimensions, ()
     if direction is None:
         raise InvalidArgument("compare: a comparison direction is required")
-    direction = ComparisonDirection(direction.upper() if isinstance(direction, str) else direction)
+    direction = enum_arg(ComparisonDirection, direction, "direction")
     left, right = _operands(lhs, rhs, Opcode.COMPARE)
     attrs: dict[str, object] = {"direction": direction}
     if compare_type is not None:
-        ctype = ComparisonType(compare_type.upper() if isinstance(compare_type, str)
-                               else compare_type)  # fmt: skip
+        ctype = enum_arg(ComparisonType, compare_type, "compare_type")
         if ctype is not default_comparison_type(left.dtype):
             attrs["type"] = ctype
     return binary_op(Opcode.COMPARE, left, right, broadcast_dimensions, attrs)
 
 
 def _compare(direction: str, total_order: bool) -> Callable[..., XlaOp]:
-    def fn(lhs: XlaOp, rhs: XlaOp, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
+    def fn(lhs: Operand, rhs: Operand, broadcast_dimensions: Sequence[int] = ()) -> XlaOp:
         left, right = _operands(lhs, rhs, Opcode.COMPARE)
         ctype = ComparisonType.TOTALORDER if total_order and left.dtype.is_float else None
         return Compare(left, right, broadcast_dimensions, direction, ctype)
@@ -322,7 +325,7 @@ def Select(pred: XlaOp, on_true: XlaOp, on_false: XlaOp) -> XlaOp:
     return b.add(Opcode.SELECT, ops3)
 
 
-def Clamp(min: XlaOp, operand: XlaOp, max: XlaOp) -> XlaOp:
+def Clamp(min: Operand, operand: XlaOp, max: Operand) -> XlaOp:
     """``min(max(operand, min), max)``; min and max may be scalars (OPS.md Clamp)."""
     b = operand.builder
     low = as_op(b, min, operand.dtype)

@@ -19,14 +19,25 @@ from xlapy.builder.config import GatherDimensionNumbers, ScatterDimensionNumbers
 from xlapy.builder.helpers import (
     broadcast_to,
     etype,
+    int_arg,
     ints,
     op_list,
     pick_builder,
     reshape,
+    sizes,
     split_builder,
     to_shape,
+    xla_op,
 )
-from xlapy.builder.xla_builder import ComputationLike, XlaBuilder, XlaOp, as_op
+from xlapy.builder.xla_builder import (
+    ComputationLike,
+    Operand,
+    XlaBuilder,
+    XlaOp,
+    argument_error,
+    as_op,
+    python_constant,
+)
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import PaddingConfig, SliceDimension, SliceSpec
 from xlapy.ir.opcode import Opcode
@@ -64,13 +75,36 @@ def Constant(builder: XlaBuilder, value: object, dtype: object = None) -> XlaOp:
     Literal, or a Python value with optional ``dtype``."""
     if isinstance(value, Literal):
         return ConstantLiteral(builder, value)
-    array = np.asarray(value) if dtype is None else np.asarray(value, dtype=etype(dtype).numpy)
-    return ConstantLiteral(builder, Literal.from_numpy(array))
+    return ConstantLiteral(builder, Literal.from_numpy(_constant_array(value, dtype, None)))
+
+
+def _constant_array(value: object, dtype: object, default: object) -> np.ndarray:
+    """``value`` as an array: numpy values keep their dtype (or are converted to an explicit
+    ``dtype``); Python values become ``dtype`` (else ``default``, else numpy's choice) only
+    when no value changes."""
+    if isinstance(value, np.ndarray | np.generic):
+        return np.asarray(value) if dtype is None else np.asarray(value, etype(dtype).numpy)
+    target = dtype if dtype is not None else default
+    if target is not None:
+        return python_constant(value, etype(target), "value")
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        array = np.asarray(None)
+    if array.dtype.kind not in "biufc":
+        raise argument_error(
+            "value", f"must be a number, a (rectangular) list of numbers or an array; got "
+            f"{value!r:.60}"
+        )  # fmt: skip
+    return array
 
 
 def _default_dtype(value: object) -> object:
     """f32 for floats, s32 for ints, pred for bools, c64 for complex (XLA's ConstantR*<T>)."""
-    array = np.asarray(value)
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        return None  # ragged: _constant_array reports it
     if array.dtype == np.bool_:
         return dtypes.PRED
     if np.issubdtype(array.dtype, np.integer) and not isinstance(value, np.ndarray | np.generic):
@@ -85,8 +119,7 @@ def _default_dtype(value: object) -> object:
 
 
 def _constant_rank(builder: XlaBuilder, value: object, dtype: object, rank: int) -> XlaOp:
-    array = np.asarray(value, dtype=etype(dtype if dtype is not None else _default_dtype(value))
-                       .numpy)  # fmt: skip
+    array = _constant_array(value, dtype, _default_dtype(value))
     if array.ndim != rank:
         raise InvalidArgument(f"constant: ConstantR{rank} needs a rank-{rank} value; got "
                               f"shape {list(array.shape)}")  # fmt: skip
@@ -182,7 +215,7 @@ def Iota(builder: XlaBuilder, shape: Shape | str | object, iota_dimension: int =
     if isinstance(shape, Shape) or (isinstance(shape, str) and "[" in shape):
         result = to_shape(shape)
         return builder.add(Opcode.IOTA, [], {"iota_dimension": int(iota_dimension)}, result)
-    result = Shape.array(etype(shape), [int(iota_dimension)])
+    result = Shape.array(etype(shape), sizes([iota_dimension], "size"))
     return builder.add(Opcode.IOTA, [], {"iota_dimension": 0}, result)
 
 
@@ -191,9 +224,9 @@ def Iota(builder: XlaBuilder, shape: Shape | str | object, iota_dimension: int =
 
 def Broadcast(operand: XlaOp, broadcast_sizes: Sequence[int]) -> XlaOp:
     """Adds dimensions of ``broadcast_sizes`` on the left (OPS.md Broadcast)."""
-    sizes = ints(broadcast_sizes, "broadcast_sizes")
-    dims = (*sizes, *operand.shape.dims)
-    mapping = tuple(range(len(sizes), len(dims)))
+    added = sizes(broadcast_sizes, "broadcast_sizes")
+    dims = (*added, *operand.shape.dims)
+    mapping = tuple(range(len(added), len(dims)))
     return operand.builder.add(
         Opcode.BROADCAST, [operand], {"dimensions": mapping}, Shape.array(operand.dtype, dims)
     )
@@ -204,7 +237,7 @@ def BroadcastInDim(
 ) -> XlaOp:
     """Broadcasts to ``out_dim_size``, operand dimension i going to output dimension
     ``broadcast_dimensions[i]``; size-1 dimensions expand (OPS.md BroadcastInDim)."""
-    dims = ints(out_dim_size, "out_dim_size")
+    dims = sizes(out_dim_size, "out_dim_size")
     mapping = ints(broadcast_dimensions, "broadcast_dimensions")
     result = Shape.array(operand.dtype, dims)
     # Validate with the op's own rule (labels C1-C5) before lowering to XLA-style HLO.
@@ -223,6 +256,7 @@ def Reshape(*args: Any) -> XlaOp:
         return operand.builder.add(Opcode.RESHAPE, [operand], {}, shape)
     if len(args) == 3:
         operand, dimensions, new_sizes = args
+        operand = xla_op(operand, "operand")
         dims = ints(dimensions, "dimensions")
         if dims != tuple(range(operand.ndim)):
             operand = Transpose(operand, dims)
@@ -231,7 +265,7 @@ def Reshape(*args: Any) -> XlaOp:
         raise InvalidArgument("reshape: expected (operand, new_sizes), (operand, dimensions, "
                               "new_sizes) or (shape, operand)")  # fmt: skip
     operand, new_sizes = args
-    return reshape(operand, ints(new_sizes, "new_sizes"))
+    return reshape(xla_op(operand, "operand"), ints(new_sizes, "new_sizes"))
 
 
 def Collapse(operand: XlaOp, dimensions: Sequence[int]) -> XlaOp:
@@ -326,7 +360,7 @@ def _indices(builder: XlaBuilder, start_indices: object) -> list[XlaOp]:
 
 
 def DynamicSlice(
-    operand: XlaOp, start_indices: Sequence[XlaOp] | XlaOp, slice_sizes: Sequence[int]
+    operand: XlaOp, start_indices: Sequence[Operand] | XlaOp, slice_sizes: Sequence[int]
 ) -> XlaOp:
     """The slice of ``slice_sizes`` at runtime ``start_indices`` (N scalars), clamped into
     bounds (OPS.md DynamicSlice)."""
@@ -334,12 +368,12 @@ def DynamicSlice(
     return operand.builder.add(
         Opcode.DYNAMIC_SLICE,
         [operand, *indices],
-        {"dynamic_slice_sizes": ints(slice_sizes, "slice_sizes")},
+        {"dynamic_slice_sizes": sizes(slice_sizes, "slice_sizes")},
     )
 
 
 def DynamicUpdateSlice(
-    operand: XlaOp, update: XlaOp, start_indices: Sequence[XlaOp] | XlaOp
+    operand: XlaOp, update: XlaOp, start_indices: Sequence[Operand] | XlaOp
 ) -> XlaOp:
     """``operand`` with ``update`` written at the clamped ``start_indices`` (OPS.md
     DynamicUpdateSlice)."""
@@ -359,7 +393,7 @@ def ConcatInDim(*args: Any) -> XlaOp:
     if builder is None and not operands:
         raise InvalidArgument("concatenate [C3]: needs at least one input; got 0")
     b = pick_builder(builder, operands)
-    return b.add(Opcode.CONCATENATE, operands, {"dimensions": (int(dimension),)})
+    return b.add(Opcode.CONCATENATE, operands, {"dimensions": (int_arg(dimension, "dimension"),)})
 
 
 Concatenate = ConcatInDim
@@ -415,7 +449,7 @@ def GetDimensionSize(operand: XlaOp, dimension: int) -> XlaOp:
     )
 
 
-def SetDimensionSize(operand: XlaOp, val: XlaOp, dimension: int) -> XlaOp:
+def SetDimensionSize(operand: XlaOp, val: Operand, dimension: int) -> XlaOp:
     """Marks ``dimension`` dynamic with runtime size ``val`` (OPS.md SetDimensionSize)."""
     size = as_op(operand.builder, val, dtypes.S32)
     return operand.builder.add(
@@ -443,7 +477,7 @@ def Gather(
         "start_indices_batching_dims": ints(
             d.start_indices_batching_dims, "start_indices_batching_dims"
         ),
-        "index_vector_dim": int(d.index_vector_dim),
+        "index_vector_dim": int_arg(d.index_vector_dim, "index_vector_dim"),
         "slice_sizes": ints(slice_sizes, "slice_sizes"),
         "indices_are_sorted": bool(indices_are_sorted) or None,
     }
@@ -477,7 +511,7 @@ def Scatter(
         "scatter_indices_batching_dims": ints(
             d.scatter_indices_batching_dims, "scatter_indices_batching_dims"
         ),
-        "index_vector_dim": int(d.index_vector_dim),
+        "index_vector_dim": int_arg(d.index_vector_dim, "index_vector_dim"),
         "indices_are_sorted": bool(indices_are_sorted) or None,
         "unique_indices": bool(unique_indices) or None,
         "to_apply": comp,

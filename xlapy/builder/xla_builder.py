@@ -8,8 +8,10 @@ names unique). Python operators and indexing on XlaOp are sugar over the same op
 
 from __future__ import annotations
 
+import inspect
 import re
 from collections.abc import Callable, Mapping, Sequence
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
@@ -30,6 +32,15 @@ XlaComputation: TypeAlias = HloModule
 """What ``XlaBuilder.build`` returns; usable wherever an op takes a computation."""
 
 ComputationLike: TypeAlias = "XlaBuilder | HloModule | HloComputation | Callable[..., Any]"
+
+Operand: TypeAlias = "XlaOp | complex | np.ndarray | np.generic | Sequence[Any]"
+"""An operand that may also be a Python/numpy number or array: it becomes a constant of the
+other operand's element type (``as_op``)."""
+
+
+class XlaOpUsageError(InvalidArgument, TypeError):
+    """An XlaOp used as a Python value (``if op:``, ``for v in op``); also a TypeError, so
+    Python's protocols (iteration, truth tests) see the usual exception type."""
 
 
 class XlaOp:
@@ -82,13 +93,13 @@ class XlaOp:
         return f"XlaOp({self._instr.name}: {self.shape.to_hlo(layout=False)})"
 
     def __bool__(self) -> bool:
-        raise TypeError(
+        raise XlaOpUsageError(
             f"XlaOp {self._instr.name} has no truth value while building; use ops.Select or "
             "ops.Conditional to branch on it"
         )
 
     def __iter__(self) -> Any:
-        raise TypeError(f"XlaOp {self._instr.name} is not iterable; index it instead")
+        raise XlaOpUsageError(f"XlaOp {self._instr.name} is not iterable; index it instead")
 
     # ---- operators -----------------------------------------------------------------
     def _binary(self, name: str, other: object, reverse: bool = False) -> XlaOp:
@@ -202,15 +213,65 @@ class XlaOp:
         return index(self, key)
 
 
-def as_op(builder: XlaBuilder, value: object, dtype: ElementType) -> XlaOp:
-    """``value`` if it is an XlaOp, else a scalar/array constant of element type ``dtype``."""
+CURRENT_OP: ContextVar[str] = ContextVar("xlapy_builder_op", default="")
+"""The builder function being called (set by ``argcheck.validated``), for argument errors."""
+
+
+def argument_error(what: str, message: str) -> InvalidArgument:
+    """``<function>: <what> <message>`` naming the op function being called, when known."""
+    op = CURRENT_OP.get()
+    return InvalidArgument(f"{op}: {what} {message}" if op else f"{what} {message}")
+
+
+def as_op(builder: XlaBuilder, value: object, dtype: ElementType, what: str = "operand") -> XlaOp:
+    """``value`` if it is an XlaOp, else a scalar/array constant of element type ``dtype``.
+
+    Python numbers and lists become ``dtype`` only when no value changes (no truncated
+    fraction, no integer out of range, no complex part dropped); numpy values keep their dtype.
+    """
     if isinstance(value, XlaOp):
         return value
     from xlapy.builder import ops
 
     if isinstance(value, np.ndarray | np.generic):
+        if value.dtype.kind not in "biufcV":
+            raise argument_error(
+                what, f"must be an XlaOp or numbers; got an array of {value.dtype}"
+            )
         return ops.Constant(builder, value)
-    return ops.Constant(builder, np.asarray(value, dtype=dtype.numpy))
+    return ops.Constant(builder, python_constant(value, dtype, what))
+
+
+_KINDS = {"pred": "b", "int": "biu", "float": "biuf", "complex": "biufc"}
+
+
+def python_constant(value: object, dtype: ElementType, what: str) -> np.ndarray:
+    """A Python number or (nested) list as an array of ``dtype``, refusing lossy conversions."""
+    want = dtype.numpy
+    kind = (
+        "pred" if dtype.is_pred else "complex" if dtype.is_complex
+        else "float" if dtype.is_float else "int" if dtype.is_integer else None
+    )  # fmt: skip
+    try:
+        raw = np.asarray(value) if value is not None and not isinstance(value, str) else None
+    except (ValueError, TypeError):
+        raw = None
+    if raw is None or raw.dtype.kind not in "biufc" or want is None or kind is None:
+        raise argument_error(
+            what,
+            f"must be an XlaOp or a number (or list of numbers) for {dtype}; got {value!r:.60}",
+        )
+    if raw.dtype.kind not in _KINDS[kind]:
+        raise argument_error(
+            what,
+            f"{value!r:.60} cannot become {dtype} without changing its value; pass an XlaOp or "
+            "a numpy value of the intended type",
+        )
+    with np.errstate(all="ignore"):
+        array = raw.astype(want)
+    if kind == "int" and not np.array_equal(array.astype(raw.dtype), raw):
+        raise argument_error(what, f"{value!r:.60} is out of the range of {dtype}")
+    return array
 
 
 class XlaBuilder:
@@ -227,8 +288,8 @@ class XlaBuilder:
     """
 
     def __init__(self, name: str = "builder") -> None:
-        if not name:
-            raise InvalidArgument("XlaBuilder needs a non-empty name")
+        if not isinstance(name, str) or not name:
+            raise InvalidArgument(f"XlaBuilder needs a non-empty str name; got {name!r}")
         self.name = name
         self.parent: XlaBuilder | None = None
         self._instrs: list[HloInstruction] = []
@@ -329,6 +390,7 @@ class XlaBuilder:
             from xlapy.builder import ops
 
             fn_name = getattr(comp, "__name__", "")
+            _check_signature(comp, param_shapes, name)
             label = fn_name if fn_name.isidentifier() else name
             sub = self.create_sub_builder(re.sub(r"[^A-Za-z0-9_.-]+", "_", label).strip("_"))
             params = [ops.Parameter(sub, i, s, f"p{i}") for i, s in enumerate(param_shapes)]
@@ -378,6 +440,23 @@ class XlaBuilder:
         if root is None:
             self._built = module
         return module
+
+
+def _check_signature(fn: Callable[..., Any], param_shapes: Sequence[Shape], name: str) -> None:
+    """A Python function given as a computation must accept one argument per parameter."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return  # builtins without a signature: called as they are
+    try:
+        signature.bind(*param_shapes)
+    except TypeError:
+        shapes = ", ".join(s.to_hlo(layout=False) for s in param_shapes)
+        raise argument_error(
+            name,
+            f"must take {len(param_shapes)} parameter(s) ({shapes}); got "
+            f"{getattr(fn, '__name__', 'a function')}{signature}",
+        ) from None
 
 
 def _default_dtype() -> ElementType:
