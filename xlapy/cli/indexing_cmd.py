@@ -12,12 +12,12 @@ instruction; a fusion or call is composed through its computation). With
 from __future__ import annotations
 
 import argparse
-import sys
-from pathlib import Path
 
+from xlapy.cli.files import read_program
 from xlapy.errors import InvalidArgument
 from xlapy.indexing.per_op import input_to_output, output_to_input
 from xlapy.indexing.text import parse_indexing_map
+from xlapy.ir.verifier import verify
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,8 +50,9 @@ def main(args: argparse.Namespace) -> int:
         raise InvalidArgument("indexing: give an HLO file or --simplify MAP")
     from xlapy.text.hlo_parser import parse_hlo
 
-    text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text()
-    module = parse_hlo(text, args.file)
+    text, filename = read_program(args.file)
+    module = parse_hlo(text, filename, check_shapes=True)
+    verify(module)
     if args.instruction:
         candidates = [i for i in module.instructions() if i.name == args.instruction]
         if not candidates:

@@ -29,6 +29,7 @@ from xlapy.interpreter.evals.checks import (
 from xlapy.interpreter.run import run
 from xlapy.ir.module import HloModule
 from xlapy.literal import Literal, Value
+from xlapy.loader import read_file
 
 PASS, FAIL, UNSUPPORTED, PARSE_ERROR = "pass", "fail", "unsupported", "parse-error"
 
@@ -156,7 +157,7 @@ def run_file(
 ) -> list[TestResult]:
     """Runs one file; without explicit ``args``/``parse_only``, as its RUN lines say."""
     path = Path(path)
-    text = path.read_text()
+    text = read_file(path)
     interpret, run_args = run_mode(text)
     if args is None and run_args is not None:
         args = parse_args_attr(run_args)
@@ -190,7 +191,14 @@ def _interpret(args: argparse.Namespace) -> int:
     passed = failed = 0
     worst = 0
     for path in args.files:
-        for result in run_file(path, entry_args):
+        try:
+            results = run_file(path, entry_args)
+        except XlaError as err:  # this file cannot be read: report it, run the others
+            failed += 1
+            print(f"FAIL {path}: {err}")
+            worst = 2
+            continue
+        for result in results:
             where = f"{result.file}:{result.name}"
             if result.passed:
                 passed += 1

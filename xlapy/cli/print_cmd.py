@@ -12,10 +12,13 @@ import argparse
 import sys
 from dataclasses import replace
 
+from xlapy.cli.files import read_program
+from xlapy.errors import InvalidArgument
 from xlapy.ir.verifier import verify
 from xlapy.loader import is_stablehlo
 from xlapy.text.hlo_parser import parse_hlo
 from xlapy.text.hlo_printer import PrintOptions, print_hlo
+from xlapy.text.stablehlo_parser import parse_stablehlo
 
 STYLES = {
     "default": PrintOptions.default,
@@ -41,17 +44,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    if args.file == "-":
-        text, filename = sys.stdin.read(), "<stdin>"
-    else:
-        with open(args.file, encoding="utf-8") as f:
-            text, filename = f.read(), args.file
+    text, filename = read_program(args.file)
+    if not text.strip():
+        raise InvalidArgument(f"{filename}: is empty; expected HLO text or StableHLO")
     if is_stablehlo(text):
-        from xlapy.loader import load
-
-        module = load(text)
+        module = parse_stablehlo(text, filename)
     else:
-        module = parse_hlo(text, filename)
+        # Printing needs syntax only; --verify also type-checks every instruction (line:col).
+        module = parse_hlo(text, filename, check_shapes=args.verify)
     if args.verify:
         verify(module)
     options = STYLES[args.style]()

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from xlapy.cli.files import load_npz, save_npz
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.run import run
@@ -55,12 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _numbered(path: str, prefix: str) -> list[np.ndarray]:
-    with np.load(Path(path), allow_pickle=False) as data:
-        values = []
-        while f"{prefix}{len(values)}" in data.files:
-            values.append(data[f"{prefix}{len(values)}"])
-        return values
+def _numbered(path: str, prefix: str, what: str) -> list[np.ndarray]:
+    data = load_npz(path, what)
+    values: list[np.ndarray] = []
+    while f"{prefix}{len(values)}" in data:
+        values.append(data[f"{prefix}{len(values)}"])
+    return values
 
 
 def read_inputs(path: str | None, module: HloModule, devices: int) -> list[Any]:
@@ -75,34 +76,41 @@ def read_inputs(path: str | None, module: HloModule, devices: int) -> list[Any]:
     if path is None:
         raise InvalidArgument(f"the entry computation takes {len(params)} arguments; pass --inputs")
     args: list[Any] = [None] * len(params)
-    with np.load(Path(path), allow_pickle=False) as data:
-        missing = []
-        for i in needed:
-            if f"arg{i}" in data.files:
-                args[i] = data[f"arg{i}"]
-            elif devices > 1 and all(f"arg{i}.dev{d}" in data.files for d in range(devices)):
-                args[i] = [data[f"arg{i}.dev{d}"] for d in range(devices)]
-            else:
-                missing.append(f"arg{i}" if devices == 1 else f"arg{i} (or arg{i}.devD)")
-        if missing:
-            raise InvalidArgument(
-                f"{path} lacks {', '.join(missing)}; it holds {', '.join(data.files) or 'nothing'}"
-            )
+    data = load_npz(path, "--inputs")
+    missing = []
+    for i in needed:
+        if f"arg{i}" in data:
+            args[i] = data[f"arg{i}"]
+        elif devices > 1 and all(f"arg{i}.dev{d}" in data for d in range(devices)):
+            args[i] = [data[f"arg{i}.dev{d}"] for d in range(devices)]
+        else:
+            missing.append(f"arg{i}" if devices == 1 else f"arg{i} (or arg{i}.devD)")
+    if missing:
+        shapes = ", ".join(f"arg{i}: {params[i].shape.to_hlo(layout=False)}" for i in needed)
+        raise InvalidArgument(
+            f"--inputs {path} lacks {', '.join(missing)}; it holds "
+            f"{', '.join(sorted(data)) or 'nothing'} (the program takes {shapes})"
+        )
     return args
 
 
-def _save(path: str, arrays: dict[str, Value]) -> None:
-    kept = {k: np.asarray(v) for k, v in arrays.items() if isinstance(v, np.ndarray)}
-    np.savez(Path(path), **kept)  # type: ignore[arg-type]
+def _save(path: str, what: str, arrays: dict[str, Value]) -> None:
+    save_npz(path, what, {k: np.asarray(v) for k, v in arrays.items() if isinstance(v, np.ndarray)})
 
 
 def main(args: argparse.Namespace) -> int:
+    for flag in ("replicas", "partitions"):
+        value = getattr(args, flag)
+        if value is not None and value < 1:
+            raise InvalidArgument(f"--{flag} must be >= 1; got {value}")
+    if not args.timeout > 0:
+        raise InvalidArgument(f"--timeout must be a positive number of seconds; got {args.timeout}")
     module = load(Path(args.file))
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     devices = replicas * partitions
     inputs = read_inputs(args.inputs, module, devices)
-    infeed = _numbered(args.infeed, "infeed") if args.infeed else []
+    infeed = _numbered(args.infeed, "infeed", "--infeed") if args.infeed else []
     outfeed: list[Value] = []
     results = run(
         module,
@@ -116,13 +124,14 @@ def main(args: argparse.Namespace) -> int:
     )
     per_device = [results] if devices == 1 else results
     if args.outfeed:
-        _save(args.outfeed, {f"outfeed{i}": v for i, v in enumerate(outfeed)})
+        _save(args.outfeed, "--outfeed", {f"outfeed{i}": v for i, v in enumerate(outfeed)})
     if args.outputs:
         if devices == 1:
-            _save(args.outputs, {f"out{i}": v for i, v in enumerate(results)})
+            _save(args.outputs, "--outputs", {f"out{i}": v for i, v in enumerate(results)})
         else:
             _save(
                 args.outputs,
+                "--outputs",
                 {
                     f"out{i}.dev{d}": v
                     for d, outs in enumerate(per_device)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import ml_dtypes
 import numpy as np
 
-from xlapy import dtypes
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
@@ -17,12 +17,21 @@ from xlapy.shape import Shape
 
 
 def as_value(arg: object, shape: Shape, where: str) -> Value:
-    """Converts a user argument to a value of ``shape``; raises naming ``where`` on mismatch."""
+    """Converts a user argument to a value of ``shape``; raises naming ``where`` on mismatch.
+
+    numpy arrays must have the parameter's exact dtype. Python numbers and (nested) lists are
+    converted when no value changes: bools to any type, ints to integer, float and complex
+    types (in range for integers), floats to float and complex types, complex numbers to
+    complex types only.
+    """
     if shape.is_token:
         return TOKEN
     if shape.is_tuple:
         if not isinstance(arg, (tuple, list)) or len(arg) != len(shape.tuple_shapes):
-            raise InvalidArgument(f"{where}: expected a tuple of shape {shape}; got {arg!r:.80}")
+            raise InvalidArgument(
+                f"{where}: expected a tuple of {len(shape.tuple_shapes)} values for "
+                f"{shape.to_hlo(layout=False)}; got {_describe(arg)}"
+            )
         return tuple(
             as_value(a, s, f"{where}[{i}]")
             for i, (a, s) in enumerate(zip(arg, shape.tuple_shapes, strict=True))
@@ -37,16 +46,73 @@ def as_value(arg: object, shape: Shape, where: str) -> Value:
                 f"got an array of dtype {arr.dtype}"
             )
     else:
-        arr = np.asarray(arg, dtype=want)
+        arr = _from_python(arg, shape, where)
     ok = arr.ndim == shape.rank and all(
         dyn or d == n for d, n, dyn in zip(shape.dims, arr.shape, shape.dynamic, strict=True)
     )
     if not ok:
         raise InvalidArgument(
             f"{where}: expected shape {shape.to_hlo(layout=False)}; "
-            f"got {dtypes.from_numpy(arr.dtype)}{list(arr.shape)}"
+            f"got {shape.element_type}{list(arr.shape)}"
         )
     return arr
+
+
+# numpy kinds a Python value may have, per kind of element type (conversions that keep values).
+_ACCEPTS = {"pred": "b", "int": "biu", "float": "biuf", "complex": "biufc"}
+
+
+def _from_python(arg: object, shape: Shape, where: str) -> np.ndarray:
+    etype = shape.element_type
+    want = etype.numpy
+    if arg is None or isinstance(arg, str | bytes):
+        raise InvalidArgument(
+            f"{where}: expected a value of {shape.to_hlo(layout=False)} (a numpy array, a "
+            f"number or nested lists of numbers); got {_describe(arg)}"
+        )
+    try:
+        raw = np.asarray(arg)
+    except (ValueError, TypeError):
+        raw = np.asarray(None)  # ragged nested lists: reported below as non-numbers
+    kind = (
+        "pred"
+        if etype.is_pred
+        else "complex"
+        if etype.is_complex
+        else "float"
+        if etype.is_float
+        else "int"
+        if etype.is_integer
+        else None
+    )
+    if kind is None:
+        raise InvalidArgument(f"{where}: {etype} values cannot be passed in; got {_describe(arg)}")
+    if raw.dtype.kind not in "biufc":
+        raise InvalidArgument(
+            f"{where}: expected numbers for {shape.to_hlo(layout=False)} (nested lists must be "
+            f"rectangular); got {_describe(arg)}"
+        )
+    if raw.dtype.kind not in _ACCEPTS[kind]:
+        raise InvalidArgument(
+            f"{where}: {raw.dtype.name} values cannot become {etype} without changing them; got "
+            f"{_describe(arg)} (pass a numpy array of dtype {np.dtype(want).name} to convert "
+            "explicitly)"
+        )
+    with np.errstate(all="ignore"):
+        arr = raw.astype(want)
+    if kind == "int" and raw.size and not np.array_equal(arr.astype(raw.dtype), raw):
+        info = ml_dtypes.iinfo(want)  # type: ignore[no-untyped-call]
+        raise InvalidArgument(
+            f"{where}: values out of the range of {etype} [{info.min}, {info.max}]; got "
+            f"{_describe(arg)}"
+        )
+    return arr
+
+
+def _describe(value: object) -> str:
+    text = repr(value)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{type(value).__name__} {text}"
 
 
 def flatten(value: Value) -> list[Value]:
@@ -87,19 +153,39 @@ def run(
         On one device, the flat list of results (tuples flattened in order); on several, one
         such list per device, in device order.
     """
-    num_replicas = replicas or module.config.replica_count
-    num_partitions = partitions or module.config.num_partitions
+    if not isinstance(module, HloModule):
+        raise InvalidArgument(
+            f"run: expected an HloModule (from xlapy.load, a parser or XlaBuilder.build); got "
+            f"{_describe(module)}"
+        )
+    num_replicas = _count("replicas", replicas, module.config.replica_count)
+    num_partitions = _count("partitions", partitions, module.config.num_partitions)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
+        raise InvalidArgument(f"run: timeout must be a positive number of seconds; got {timeout!r}")
+    if isinstance(infeed, str | bytes | np.ndarray) or not isinstance(infeed, Sequence):
+        raise InvalidArgument(f"run: infeed must be a list of values; got {_describe(infeed)}")
+    if outfeed is not None and not isinstance(outfeed, list):
+        raise InvalidArgument(f"run: outfeed must be a list (or None); got {_describe(outfeed)}")
     runtime = Runtime(num_replicas, num_partitions, timeout)
     runtime.infeed.extend(infeed)
     entry = module.entry
     params = entry.parameters
     if len(args) != len(params):
-        raise InvalidArgument(f"{entry.name} takes {len(params)} arguments; got {len(args)}")
+        shapes = ", ".join(p.shape.to_hlo(layout=False) for p in params) or "none"
+        raise InvalidArgument(
+            f"{entry.name} takes {len(params)} arguments ({shapes}); got {len(args)}"
+        )
     n = runtime.num_devices
     per_device: list[list[Value]] = [[] for _ in range(n)]
     for i, (arg, p) in enumerate(zip(args, params, strict=True)):
         where = f"argument {i} ({p.name})"
-        if n > 1 and isinstance(arg, list) and len(arg) == n and not p.shape.is_tuple:
+        if n > 1 and _per_device(arg, p.shape, n):
+            assert isinstance(arg, list)
+            if len(arg) != n:
+                raise InvalidArgument(
+                    f"{where}: a per-device list needs one value per device ({n} = "
+                    f"{num_replicas} replicas x {num_partitions} partitions); got {len(arg)}"
+                )
             for d in range(n):
                 per_device[d].append(as_value(arg[d], p.shape, f"{where} on device {d}"))
         else:
@@ -119,6 +205,24 @@ def run(
     if outfeed is not None:
         outfeed.extend(runtime.outfeed)
     return results[0] if n == 1 else results
+
+
+def _count(what: str, value: object, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
+        raise InvalidArgument(f"run: {what} must be a positive int; got {value!r}")
+    return int(value)
+
+
+def _per_device(arg: object, shape: Shape, devices: int) -> bool:
+    """True for a ``list`` of one value per device; a list that can only be meant per device
+    (of arrays, or for a scalar parameter) but has the wrong length raises."""
+    if not isinstance(arg, list) or shape.is_tuple or not arg:
+        return False
+    if len(arg) == devices:
+        return True
+    return shape.rank == 0 or all(isinstance(a, np.ndarray | np.generic) for a in arg)
 
 
 def run_values(module: HloModule, args: Sequence[Value]) -> Value:
