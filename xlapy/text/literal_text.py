@@ -304,6 +304,9 @@ def _parse_value(src: _Source, pos: int, shape: Shape, top: bool) -> tuple[Value
     if skeleton != _skeleton(shape.dims):
         _locate_structure_error(src, pos, shape)
         raise src.error(pos, f"literal does not have shape {shape}")
+    count = int(np.prod(shape.dims, dtype=np.int64))
+    if len(matches) != count:
+        raise src.error(pos, f"literal has {len(matches)} elements; shape {shape} needs {count}")
     array = _convert(src, [m.group() for m in matches], [pos + m.start() for m in matches], etype)
     return array.reshape(shape.dims), end, False
 
@@ -392,7 +395,11 @@ def _convert(src: _Source, tokens: list[str], offsets: list[int], etype: Element
         imag = _convert_floats(src, [p[1] for p in parts], [p[2] for p in parts], comp)
         # XLA quirk (HLO_TEXT.md §5): a NaN real part makes the imaginary part NaN too.
         imag = np.where(np.isnan(real), real, imag)
-        return (real.astype(etype.numpy) + 1j * imag.astype(etype.numpy)).astype(etype.numpy)
+        # Parts are assigned, not combined as ``real + 1j * imag``: ``1j * inf`` is ``nan+infj``.
+        out = np.empty(real.shape, etype.numpy)
+        out.real = real
+        out.imag = imag
+        return out
     return _convert_floats(src, tokens, offsets, etype)
 
 
