@@ -376,7 +376,16 @@ def test_known_f13_complex_constant_with_nan_part() -> None:
     run(lambda v, i: jnp.take(v, i, mode="fill"), [x, index], "take fill c64")
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F14: gather of empty slices")
+def test_f14_empty_literal_with_index_comments() -> None:
+    # oracle_findings.md F14 (fixed): the digits of XLA's /*i0=0*/ hints are not elements.
+    text = "HloModule m\nENTRY e {\n  ROOT c = f32[1,0,2] constant({ { /*i0=0*/ } })\n}"
+    (out,) = xlapy.run(xlapy.load(text))
+    assert out.shape == (1, 0, 2)
+    assert out.dtype == np.float32
+    text = "HloModule m\nENTRY e {\n  ROOT c = s8[2,1] constant({ /*i0=0*/ {7}, /*i0=1*/ {9} })\n}"
+    assert xlapy.run(xlapy.load(text))[0].tolist() == [[7], [9]]
+
+
 def test_known_f14_gather_with_empty_slices() -> None:
     numbers = lax.GatherDimensionNumbers(
         offset_dims=(1, 2, 3), collapsed_slice_dims=(), start_index_map=(0,)

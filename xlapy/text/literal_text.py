@@ -297,10 +297,12 @@ def _parse_value(src: _Source, pos: int, shape: Shape, top: bool) -> tuple[Value
         raise src.error(pos, f"expected '{{' to start a literal of shape {shape}")
     end = _matching_brace(src, pos)
     region = text[pos:end]
+    if "/" in region:
+        # Comments (XLA prints ``/*i0=0*/`` index hints) become blanks of the same length, so
+        # digits inside them are not elements and offsets stay valid.
+        region = _SPACE.sub(lambda c: " " * len(c.group()), region)
     matches = list(_ELEM.finditer(region))
     skeleton = re.sub(r"\s+", "", _ELEM.sub("", region))
-    if "/" in skeleton:
-        skeleton = re.sub(r"\s+", "", _SPACE.sub("", _ELEM.sub("", region)))
     if skeleton != _skeleton(shape.dims):
         _locate_structure_error(src, pos, shape)
         raise src.error(pos, f"literal does not have shape {shape}")
