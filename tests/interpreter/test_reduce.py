@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+import xlapy
 from xlapy import dtypes
 from xlapy.interpreter.evaluator import EVALUATORS, Evaluator, load_evaluators
 from xlapy.ir import HloComputation, HloInstruction, HloModule, Opcode
@@ -211,3 +212,17 @@ def test_scan_along_dimension_one():
     )
     np.testing.assert_array_equal(outputs, [[1, 3, 6], [4, 9, 15]])
     np.testing.assert_array_equal(carry, [6, 15])
+
+
+def test_reduce_over_no_dimensions_of_an_empty_array():
+    # oracle_findings.md F11: kept dims with a 0 extent; the result is the (empty) input.
+    module = xlapy.load(
+        """func.func @main(%arg0: tensor<0x2xi8>) -> tensor<0x2xi8> {
+  %c = stablehlo.constant dense<1> : tensor<i8>
+  %0 = stablehlo.reduce(%arg0 init: %c) applies stablehlo.multiply across dimensions = [] : (tensor<0x2xi8>, tensor<i8>) -> tensor<0x2xi8>
+  return %0 : tensor<0x2xi8>
+}"""
+    )
+    (out,) = xlapy.run(module, np.zeros((0, 2), np.int8))
+    assert out.shape == (0, 2)
+    assert out.dtype == np.int8

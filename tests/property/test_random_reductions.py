@@ -246,7 +246,6 @@ def test_every_integer_type_sums_and_wraps() -> None:
     check(fn, args, what="integer sum/prod wrap")
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F11: reduce over no dimensions")
 def test_known_f11_reduce_over_no_dimensions_of_an_empty_array() -> None:
     x = np.zeros((0, 2), np.int8)
     check(lambda v: jnp.prod(v, axis=(), dtype=v.dtype), [x], oracles=("reference", "stablehlo"))

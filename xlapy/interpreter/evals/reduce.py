@@ -209,7 +209,8 @@ def reduce(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Valu
     # Move the reduced dimensions last (in increasing order) and flatten them.
     perm = kept + sorted(dims)
     batch = tuple(inputs[0].shape[d] for d in kept)
-    flat = [x.transpose(perm).reshape((*batch, -1)) for x in inputs]
+    size = int(np.prod([inputs[0].shape[d] for d in dims], dtype=np.int64))
+    flat = [x.transpose(perm).reshape((*batch, size)) for x in inputs]
     out_types = [s.element_type for s in result_shapes(instr.shape)]
     comp = instr.attrs.to_apply
     if n == 1:
