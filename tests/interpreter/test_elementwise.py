@@ -412,3 +412,28 @@ def test_scalar_operands_give_arrays():
     assert isinstance(got, np.ndarray)
     assert got.shape == ()
     assert int(got) == -(2**31)
+
+
+@pytest.mark.parametrize(
+    ("dtype", "name"), [(np.float16, "f16"), (np.float32, "f32"), (np.float64, "f64")]
+)
+def test_erf_inv_keeps_the_sign_of_zero(dtype, name):
+    # oracle_findings.md F5: erf_inv is odd; erf_inv(-0.0) = -0.0.
+    got = run_op(Opcode.ERF_INV, [arr([-0.0, 0.0], dtype)], name)
+    assert_bitwise_equal(got, arr([-0.0, 0.0], dtype))
+
+
+def test_lgamma_infinities_and_subnormals():
+    # oracle_findings.md F3/F4: lgamma(+-inf) = +inf (C99); lgamma(x) = -log|x| for subnormal x.
+    x = arr([-INF, INF, 5e-324, -5e-324, 1e-310, 0.0], np.float64)
+    got = run_op(Opcode.LGAMMA, [x], "f64")
+    expected = [INF, INF, math.lgamma(5e-324), math.lgamma(5e-324), math.lgamma(1e-310), INF]
+    assert_bitwise_equal(got, arr(expected, np.float64))
+    assert expected[2] == 744.4400719213812
+
+
+def test_digamma_poles_are_nan():
+    # oracle_findings.md F6: CHLO's decomposition gives NaN at 0, -0 and the negative integers.
+    x = arr([0.0, -0.0, -1.0, -2.0], np.float32)
+    got = run_op(Opcode.DIGAMMA, [x], "f32")
+    assert np.isnan(got).all()

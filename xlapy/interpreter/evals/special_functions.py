@@ -18,11 +18,34 @@ from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
 
+def erf_inv(x: Array) -> Array:
+    """Inverse error function; odd, so ``erf_inv(-0.0) = -0.0`` (scipy gives +0.0)."""
+    return where(x == 0, x, scipy.special.erfinv(x))
+
+
+def lgamma(x: Array) -> Array:
+    """``log|Gamma(x)|`` with C99's ``lgamma(+-inf) = +inf`` (scipy gives -inf at -inf) and
+    ``-log|x|`` for |x| below the smallest normal f64 (scipy overflows there; the next term,
+    Euler's gamma times x, is below half an ulp)."""
+    tiny = np.finfo(np.float64).tiny
+    magnitude = np.abs(x)
+    with np.errstate(divide="ignore"):
+        small = -np.log(where(magnitude == 0, 1.0, magnitude))
+    values = where((magnitude < tiny) & (magnitude != 0), small, scipy.special.gammaln(x))
+    return where(np.isinf(x), np.inf, values)
+
+
+def digamma(x: Array) -> Array:
+    """``psi(x)``; NaN at every pole 0, -0, -1, -2, ... as CHLO's decomposition (the definition
+    of chlo.digamma, run by XLA and the reference interpreter) gives (scipy gives -+inf at +-0)."""
+    return where(x == 0, np.nan, scipy.special.psi(x))
+
+
 def polygamma(n: Array, x: Array) -> Array:
     """The n-th derivative of digamma at x; NaN unless n is a non-negative integer."""
     integral = (n == np.floor(n)) & (n >= 0)
     order = where(integral, n, 0).astype(np.int64)
-    values = where(order == 0, scipy.special.psi(x), scipy.special.polygamma(order, x))
+    values = where(order == 0, digamma(x), scipy.special.polygamma(order, x))
     return where(integral, values, np.nan)
 
 
@@ -43,10 +66,10 @@ def igammac(a: Array, x: Array) -> Array:
 
 register(
     Row(Opcode.ERF, real=scipy.special.erf, precise=True),
-    Row(Opcode.ERF_INV, real=scipy.special.erfinv, precise=True),
+    Row(Opcode.ERF_INV, real=erf_inv, precise=True),
     Row(Opcode.ERFC, real=scipy.special.erfc, precise=True),
-    Row(Opcode.LGAMMA, real=scipy.special.gammaln, precise=True),
-    Row(Opcode.DIGAMMA, real=scipy.special.psi, precise=True),
+    Row(Opcode.LGAMMA, real=lgamma, precise=True),
+    Row(Opcode.DIGAMMA, real=digamma, precise=True),
     Row(Opcode.BESSEL_I1E, real=scipy.special.i1e, precise=True),
     Row(Opcode.POLYGAMMA, real=polygamma, precise=True),
     Row(Opcode.ZETA, real=zeta, precise=True),
