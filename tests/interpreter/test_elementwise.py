@@ -437,3 +437,19 @@ def test_digamma_poles_are_nan():
     x = arr([0.0, -0.0, -1.0, -2.0], np.float32)
     got = run_op(Opcode.DIGAMMA, [x], "f32")
     assert np.isnan(got).all()
+
+
+def test_flush_keeps_the_smallest_e8m0_value():
+    # oracle_findings.md F1: 2^-127 (0x00) is a normal f8e8m0fnu value; XLA:CPU ceil gives 1.
+    x = np.array([0x00, 0x7F], np.uint8).view(ml_dtypes.float8_e8m0fnu)
+    got = run_op(Opcode.CEIL, [x], "f8e8m0fnu", flush_denormals=True)
+    assert np.asarray(got).view(np.uint8).tolist() == [0x7F, 0x7F]
+
+
+def test_power_does_not_flush_its_operands():
+    # oracle_findings.md F2: XLA:CPU's pow reads subnormal operands as they are.
+    base = arr([-1e-45, 1e-45], np.float32)
+    exponent = arr([2.8e-12, -7.6e-13], np.float32)
+    got = run_op(Opcode.POWER, [base, exponent], "f32", flush_denormals=True)
+    assert np.isnan(got[0])
+    assert got[1] == np.float32(1.0)

@@ -324,13 +324,11 @@ def _bits(t: ElementType, *patterns: int) -> np.ndarray:
     return np.array(patterns, dtype=f"u{width}").view(t.numpy)
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F1: e8m0fnu 2^-127 is flushed")
 def test_known_f1_e8m0_smallest_value_is_not_flushed() -> None:
     x = _bits(dtypes.F8E8M0FNU, 0x00, 0x7F)  # 2^-127, 1
     check(lambda v: (lax.ceil(v), lax.sign(v), lax.max(v, v)), [x], oracles=("xla",))
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F2: pow flushes subnormal operands")
 @pytest.mark.parametrize("t", [dtypes.BF16, dtypes.F32, dtypes.F64], ids=type_id)
 def test_known_f2_pow_keeps_subnormal_operands(t: ElementType) -> None:
     tiny = float(np.finfo(np.float32).smallest_subnormal) if t is not dtypes.F64 else 5e-324
@@ -338,7 +336,9 @@ def test_known_f2_pow_keeps_subnormal_operands(t: ElementType) -> None:
         tiny = 9.183549615799121e-41
     base = np.array([tiny, -tiny, 2.0], dtype=t.numpy)
     exponent = np.array([-7.6e-13, 0.5, tiny], dtype=t.numpy)
-    check(lax.pow, [base, exponent], Ulp(1), oracles=("xla",))
+    # XLA:CPU's f64 pow of a subnormal base is ~2e3 ulp off (1 + 5.663e-10 for 1 + 5.658e-10):
+    # compared relatively; a flushed base would give inf.
+    check(lax.pow, [base, exponent], Ulp(1, relative=1e-12), oracles=("xla",))
 
 
 def test_known_f3_lgamma_of_minus_infinity() -> None:

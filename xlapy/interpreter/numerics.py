@@ -102,7 +102,14 @@ def to_compute(x: Array, t: ElementType, precise: bool = False) -> Array:
 
 
 def _tiny(t: ElementType) -> float:
-    """Smallest normal number of the dtype XLA:CPU computes ``t`` in (f32 or f64)."""
+    """Smallest normal number of the dtype XLA:CPU computes ``t`` in (f32 or f64).
+
+    0 for f8e8m0fnu: its smallest value 2^-127 is a normal e8m0 number (the format has no
+    subnormals and no zero, OCP MX), though it is subnormal once widened to f32; XLA:CPU keeps
+    it (``ceil(2^-127) = 1``), so nothing of that type is ever flushed.
+    """
+    if t is dtypes.F8E8M0FNU:
+        return 0.0
     compute = compute_dtype(t.component if t.is_complex else t)
     return float(np.finfo(compute).tiny)
 
