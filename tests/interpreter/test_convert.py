@@ -216,6 +216,15 @@ def test_compare_total_order():
     assert _compare(arr([-0.0], bf16), arr([0.0], bf16), D.EQ, T.TOTALORDER) == [False]
 
 
+def test_compare_total_order_e8m0_is_unsigned_with_nan_last():
+    # oracle_findings.md F7: f8e8m0fnu has no sign bit; 0xFF (NaN) is the largest.
+    e8m0 = ml_dtypes.float8_e8m0fnu
+    lhs = np.array([0x00, 0x7F, 0x80, 0xFE], np.uint8).view(e8m0)
+    rhs = np.array([0x7F, 0x80, 0xFE, 0xFF], np.uint8).view(e8m0)
+    assert _compare(lhs, rhs, D.LT, T.TOTALORDER) == [True] * 4
+    assert _compare(rhs, lhs, D.LT, T.TOTALORDER) == [False] * 4
+
+
 def test_compare_total_order_scalars_keep_rank_0():
     got = run_op(Opcode.COMPARE, [arr(-1.0, np.float32), arr(NAN, np.float32)], "pred",
                  {"direction": D.LT, "type": T.TOTALORDER})  # fmt: skip

@@ -346,7 +346,6 @@ def test_iota(t: ElementType) -> None:
 # ---- known open bugs (docs/oracle_findings.md): strict xfails, they pass loudly when fixed ----
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F7: TOTALORDER of f8e8m0fnu")
 def test_known_f7_sort_and_top_k_e8m0_nan_is_largest() -> None:
     keys = np.array([0xFF, 0x7F, 0x80, 0x00], dtype=np.uint8).view(dtypes.F8E8M0FNU.numpy)
     run(lambda k: (lax.sort(k), *lax.top_k(k, 2)), [keys], "sort/top_k f8e8m0fnu with NaN")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from xlapy import dtypes
 from xlapy.dtypes import ElementType
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter import numerics
@@ -48,11 +49,15 @@ def default_comparison_type(t: ElementType) -> ComparisonType:
 
 def total_order_key(x: Array, t: ElementType) -> Array:
     """Integers ordered like ``-NaN < -Inf < -Finite < -0 < +0 < +Finite < +Inf < +NaN``:
-    the sign-magnitude bit pattern mapped to two's complement (XLA's TOTALORDER)."""
+    the sign-magnitude bit pattern mapped to two's complement (XLA's TOTALORDER).
+    f8e8m0fnu has no sign bit: its key is the bit pattern itself."""
     width = t.bits
     # (ascontiguousarray makes 0-d arrays 1-d: keep the operand's shape)
     contiguous = np.ascontiguousarray(x).reshape(np.shape(x))
     pattern = contiguous.view(numerics.float_bits_type(t)).astype(np.uint64)
+    if t is dtypes.F8E8M0FNU:
+        # Unsigned format (no sign bit): 0x00 < ... < 0xFE, NaN 0xFF last (oracle finding F7).
+        return (pattern & np.uint64(0xFF)).astype(I64)
     if width < 64:
         pattern &= np.uint64((1 << width) - 1)
         negative = (pattern >> np.uint64(width - 1)) != 0
