@@ -318,3 +318,16 @@ def test_next_after_in_the_storage_type():
     got = run_op(Opcode.NEXT_AFTER, [x, y], "bf16")
     assert bits(got).tolist()[:4] == [0x3F81, 0x8001, 0x0001, 0x3F80]
     assert np.isnan(got[4].astype(np.float32))
+
+
+def test_convert_real_to_complex_keeps_subnormals():
+    # oracle_findings.md F8: XLA:CPU widens to complex without DAZ; bf16 -> pred tests bits.
+    x = arr([1e-45, -1e-45, 1.0], np.float32)
+    got = run_op(Opcode.CONVERT, [x], "c64", flush_denormals=True)
+    assert got.real.view(np.uint32).tolist() == [0x00000001, 0x80000001, 0x3F800000]
+    assert got.imag.tolist() == [0.0, 0.0, 0.0]
+    tiny_bf16 = np.array([0x0001, 0x0000], np.uint16).view(bf16)
+    assert run_op(Opcode.CONVERT, [tiny_bf16], "pred", flush_denormals=True).tolist() == [
+        True,
+        False,
+    ]

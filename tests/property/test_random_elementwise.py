@@ -365,7 +365,6 @@ def test_known_f5_erf_inv_keeps_the_sign_of_zero(t: ElementType) -> None:
     check(lax.erf_inv, [x], EXACT, oracles=("reference", "stablehlo"))
 
 
-@pytest.mark.xfail(strict=True, reason="oracle_findings.md F8: convert to complex flushes")
 def test_known_f8_convert_to_complex_keeps_subnormals() -> None:
     x = np.array([1e-45, -1e-45, 1e-39, 1.0], dtype=np.float32)
     check(lambda v: lax.convert_element_type(v, np.complex64), [x], oracles=("xla",))
