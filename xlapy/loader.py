@@ -47,9 +47,16 @@ def read_source(source: str | os.PathLike[str]) -> tuple[str, str]:
         )
     if isinstance(source, str):
         one_line = "\n" not in source and source.strip() != ""
-        if not (one_line and (_PATH_LIKE.match(source.strip()) or Path(source).is_file())):
+        if not (one_line and (_PATH_LIKE.match(source.strip()) or _is_file(source))):
             return source, "<string>"
     return read_file(Path(source)), str(source)
+
+
+def _is_file(text: str) -> bool:
+    try:
+        return Path(text).is_file()
+    except (OSError, ValueError):  # too long for a file name, NUL characters: program text
+        return False
 
 
 def read_file(path: Path) -> str:
@@ -62,6 +69,8 @@ def read_file(path: Path) -> str:
         raise InvalidArgument(f"{path}: no such file") from None
     except OSError as err:
         raise InvalidArgument(f"{path}: cannot be read ({err.strerror or err})") from None
+    except ValueError as err:  # a NUL character in the name
+        raise InvalidArgument(f"{str(path)!r}: not a valid file name ({err})") from None
     filename = str(path)
     try:
         text = data.decode("utf-8")

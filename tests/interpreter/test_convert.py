@@ -331,3 +331,11 @@ def test_convert_real_to_complex_keeps_subnormals():
         True,
         False,
     ]
+
+
+def test_reduce_precision_rounds_the_raw_mantissa_of_subnormals():
+    # oracle_findings.md F10: f16 2^-24 (bits 0x0001) keeps 0 of its 10 mantissa bits -> 0.
+    x = np.array([0x0001, 0x8001, 0x0200, 0x3C00], np.uint16).view(np.float16)
+    attrs = {"exponent_bits": 6, "mantissa_bits": 0}
+    got = run_op(Opcode.REDUCE_PRECISION, [x], "f16", attrs)
+    assert got.view(np.uint16).tolist() == [0x0000, 0x8000, 0x0000, 0x3C00]

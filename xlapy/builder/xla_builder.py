@@ -105,7 +105,11 @@ class XlaOp:
     def _binary(self, name: str, other: object, reverse: bool = False) -> XlaOp:
         from xlapy.builder import ops
 
-        rhs = as_op(self._builder, other, self.dtype)
+        token = CURRENT_OP.set(name)  # conversion errors name the op, as inside ops.<name>
+        try:
+            rhs = as_op(self._builder, other, self.dtype)
+        finally:
+            CURRENT_OP.reset(token)
         fn = getattr(ops, name)
         return fn(rhs, self) if reverse else fn(self, rhs)  # type: ignore[no-any-return]
 

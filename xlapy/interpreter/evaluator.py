@@ -22,6 +22,7 @@ from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import Trait
 from xlapy.literal import Value
 
 EvalFn = Callable[["Evaluator", HloInstruction, list[Value]], Value]
@@ -162,6 +163,8 @@ class Evaluator:
             raise Unimplemented(
                 f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"
             )
+        if Trait.ELEMENTWISE in instr.opdef.traits and _has_dynamic_operand(instr):
+            _check_same_dims(instr, operands)
         try:
             result = fn(self, instr, operands)
         except XlaError:
@@ -173,6 +176,32 @@ class Evaluator:
             ) from exc
         _check_result(instr, result, check_dims=not self._batched)
         return result
+
+
+def _has_dynamic_operand(instr: HloInstruction) -> bool:
+    return any(o.shape.is_array and any(o.shape.dynamic) for o in instr.operands)
+
+
+def _check_same_dims(instr: HloInstruction, operands: list[Value]) -> None:
+    """Element-wise operands with dynamic dimensions must agree at run time (non-scalars)."""
+    arrays = [(i, v) for i, v in enumerate(operands) if isinstance(v, np.ndarray) and v.ndim]
+    for i, value in arrays[1:]:
+        first, want = arrays[0]
+        if value.shape != want.shape:
+            raise EvaluationError(
+                f"{instr.opcode.value} {instr.name}: element-wise operands must have the same "
+                f"dims at run time; got {list(want.shape)} (operand {first}) and "
+                f"{list(value.shape)} (operand {i})"
+            )
+
+
+RUNTIME_SHAPED = frozenset({
+    Opcode.CUSTOM_CALL, Opcode.DYNAMIC_BROADCAST_IN_DIM, Opcode.DYNAMIC_CONV,
+    Opcode.DYNAMIC_GATHER, Opcode.DYNAMIC_IOTA, Opcode.DYNAMIC_PAD, Opcode.DYNAMIC_RESHAPE,
+    Opcode.REAL_DYNAMIC_SLICE,
+})  # fmt: skip
+"""Ops whose result sizes depend on operand values (checked against the declared result only
+when they run)."""
 
 
 def _check_result(instr: HloInstruction, value: Value, *, check_dims: bool) -> None:
@@ -192,6 +221,13 @@ def _check_result(instr: HloInstruction, value: Value, *, check_dims: bool) -> N
                 for d, n, dyn in zip(shape.dims, value.shape, shape.dynamic, strict=True)
             )
         ):
+            if instr.opcode in RUNTIME_SHAPED:
+                # The sizes come from operand values, so no load-time check could catch this.
+                raise EvaluationError(
+                    f"{instr.opcode.value} {instr.name}: its operand values give a result of "
+                    f"dims {list(value.shape)}, which the declared result "
+                    f"{shape.to_hlo(layout=False)} does not allow"
+                )
             raise EvaluationError(
                 f"{instr.opcode.value} {instr.name}: internal error: the evaluator produced an "
                 f"array of dims {list(value.shape)} for a result of shape {shape}"

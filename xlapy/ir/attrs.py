@@ -162,6 +162,17 @@ class Window:
         base_dilation = base_dilation or [1] * n
         window_dilation = window_dilation or [1] * n
         window_reversal = window_reversal or [False] * n
+        for what, values in (("stride", stride), ("padding", padding),
+                             ("base_dilation", base_dilation),
+                             ("window_dilation", window_dilation),
+                             ("window_reversal", window_reversal)):  # fmt: skip
+            if len(values) != n:
+                raise InvalidArgument(
+                    f"window: {what} has {len(values)} entries but the window has {n} "
+                    f"dimensions; got {list(values)} for size {list(size)}"
+                )
+        if any(len(p) != 2 for p in padding):
+            raise InvalidArgument(f"window: padding must be (low, high) pairs; got {list(padding)}")
         return Window(
             tuple(
                 WindowDimension(int(s), int(st), int(p[0]), int(p[1]), int(wd), int(bd), bool(r))

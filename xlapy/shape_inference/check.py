@@ -3,9 +3,10 @@ attributes, and the result it declares compared with the one they give.
 
 The HLO and StableHLO front ends call ``check_instruction`` on every instruction they build,
 so a wrongly typed program is rejected at load time naming the op, the rule and the location
-instead of failing deep inside an evaluator. Instructions touching unbounded (``?``)
-dimensions are left to the evaluator: their sizes are known only at run time; a wrong operand
-count is left to the structural verifier (``ir.verifier``), which callers run next.
+instead of failing deep inside an evaluator. Unbounded (``?``) dimensions are checked as a
+large dynamic bound (their sizes are known only at run time), except in ops that call
+computations; a wrong operand count is left to the structural verifier (``ir.verifier``),
+which callers run next.
 """
 
 from __future__ import annotations
@@ -25,20 +26,33 @@ def check_instruction(instr: HloInstruction) -> None:
     disagrees reads ``... declares result <shape> but its operands give <shape>``.
     """
     operand_shapes = [o.shape for o in instr.operands]
-    if _unbounded(instr.shape) or any(_unbounded(s) for s in operand_shapes):
-        return
+    declared = instr.shape
+    if _unbounded(declared) or any(_unbounded(s) for s in operand_shapes):
+        if instr.called_computations():
+            return  # the callees' signatures hold unbounded dims too
+        # Unbounded sizes are checked as a large dynamic bound: the element types, ranks and
+        # every rule that does not depend on the size still hold.
+        operand_shapes = [_bounded(s) for s in operand_shapes]
+        declared = _bounded(declared)
     arity = instr.opdef.arity
     if arity != VARIADIC and len(operand_shapes) != arity:
         return  # structural: the verifier's [arity] rule reports it
-    inferred = infer_shape(
-        instr.opcode, operand_shapes, instr.attrs, result=instr.shape, name=instr.name
-    )
-    if not agrees(inferred, instr.shape):
-        operands = ", ".join(fmt(s) for s in operand_shapes) or "none"
-        raise InvalidArgument(
-            f"{instr.opcode.value} %{instr.name}: declares result {fmt(instr.shape)} but its "
-            f"operands and attributes give {fmt(inferred)}; operands: {operands}"
+    try:
+        inferred = infer_shape(
+            instr.opcode, operand_shapes, instr.attrs, result=declared, name=instr.name
         )
+        if not agrees(inferred, declared):
+            operands = ", ".join(fmt(s) for s in operand_shapes) or "none"
+            raise InvalidArgument(
+                f"{instr.opcode.value} %{instr.name}: declares result {fmt(declared)} but its "
+                f"operands and attributes give {fmt(inferred)}; operands: {operands}"
+            )
+    except InvalidArgument as err:
+        if declared is instr.shape and all(
+            a is o.shape for a, o in zip(operand_shapes, instr.operands, strict=True)
+        ):
+            raise
+        raise InvalidArgument(str(err).replace(f"<={_BOUND}", "?")) from None
 
 
 def agrees(inferred: Shape, declared: Shape) -> bool:
@@ -65,6 +79,23 @@ def agrees(inferred: Shape, declared: Shape) -> bool:
         for a, b, dyn_a, dyn_b in zip(
             inferred.dims, declared.dims, inferred.dynamic, declared.dynamic, strict=True
         )
+    )
+
+
+_BOUND = 1 << 20
+"""The size an unbounded (``?``) dimension is checked at."""
+
+
+def _bounded(shape: Shape) -> Shape:
+    """``shape`` with every unbounded dimension made dynamic with bound ``_BOUND``."""
+    if shape.is_tuple:
+        return Shape.tuple_of([_bounded(s) for s in shape.tuple_shapes])
+    if not _unbounded(shape):
+        return shape
+    return Shape.array(
+        shape.element_type,
+        [_BOUND if d == UNBOUNDED else d for d in shape.dims],
+        dynamic=[d == UNBOUNDED or dyn for d, dyn in zip(shape.dims, shape.dynamic, strict=True)],
     )
 
 

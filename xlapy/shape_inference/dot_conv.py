@@ -327,7 +327,11 @@ def infer_convolution(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) ->
         out[dnums.output_spatial_dimensions[k]] = window_output_size(base, window.dimensions[k])
     result = Shape.array(preferred_type(ctx, etype), out)
     if ctx.opcode is Opcode.DYNAMIC_CONV:
-        return ctx.need_result("dynamic_conv's bounds")
+        declared = ctx.need_result("dynamic_conv's bounds")
+        if declared.element_type is not result.element_type or declared.rank != result.rank:
+            raise ctx.error(None, f"the result must be {result.element_type} of rank "
+                            f"{result.rank}; got {fmt(declared)}")  # fmt: skip
+        return declared
     return check_result_dims(ctx, result, "C26")
 
 

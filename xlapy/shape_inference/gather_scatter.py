@@ -67,7 +67,27 @@ def infer_dynamic_gather(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs)
         raise ctx.error(
             "C20", f"slice_sizes must be a vector of {operand.rank} sizes; got {fmt(slice_sizes)}"
         )
-    return ctx.need_result("dynamic_gather's bounds")
+    result = ctx.need_result("dynamic_gather's bounds")
+    # The largest slices (size 1 where a dimension is collapsed or batching) bound the result:
+    # its batch dimensions are exact, its offset dimensions at most these sizes.
+    single = {*attrs.collapsed_slice_dims, *attrs.operand_batching_dims}
+    widest = [1 if d in single else n for d, n in enumerate(operand.dims)]
+    bound = gather_shape(ctx, operand, start_indices, attrs, widest)
+    offset_dims = set(attrs.offset_dims)
+    if (
+        result.element_type is not operand.element_type
+        or result.rank != bound.rank
+        or any(
+            (got > want) if d in offset_dims else (got != want)
+            for d, (got, want) in enumerate(zip(result.dims, bound.dims, strict=True))
+        )
+    ):
+        raise ctx.error(
+            "C23",
+            f"the result must be {fmt(bound)} with offset dimensions {fmt_ints(sorted(offset_dims))}"
+            f" at most as large; got {fmt(result)}",
+        )
+    return result
 
 
 def gather_shape(

@@ -379,6 +379,23 @@ def infer_dynamic_broadcast_in_dim(ctx: InferCtx, operands: Sequence[Shape], att
                         f"{fmt_ints(dims)} for {fmt(operand)}")  # fmt: skip
     dims_in_range(ctx, dims, result.rank, "broadcast_dimensions", "C3", result)
     unique(ctx, dims, "broadcast_dimensions", "C4")
+    if result.element_type is not operand.element_type:
+        raise ctx.error(None, f"the result must have the operand's element type; got "
+                        f"{fmt(operand)} -> {fmt(result)}")  # fmt: skip
+    return result
+
+
+def declared_like(ctx: InferCtx, operand: Shape, what: str) -> Shape:
+    """The declared result of an op whose sizes are known only at run time: it must have the
+    operand's element type and rank."""
+    result = ctx.need_result(what)
+    if (
+        not result.is_array
+        or result.element_type is not operand.element_type
+        or (result.rank != operand.rank)
+    ):
+        raise ctx.error(None, f"the result must have the element type and rank of the operand "
+                        f"{fmt(operand)}; got {fmt(result)}")  # fmt: skip
     return result
 
 
@@ -406,7 +423,7 @@ def infer_dynamic_pad(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) ->
         if shape.rank != 1 or shape.dims[0] != operand.rank:
             raise ctx.error("C2", f"{what} needs one entry per operand dimension; got "
                             f"{fmt(shape)} for {fmt(operand)}")  # fmt: skip
-    return ctx.need_result("the bounds of the padded result")
+    return declared_like(ctx, operand, "the bounds of the padded result")
 
 
 @infers(Opcode.REAL_DYNAMIC_SLICE)
@@ -419,4 +436,4 @@ def infer_real_dynamic_slice(ctx: InferCtx, operands: Sequence[Shape], attrs: At
         if shape.rank != 1 or shape.dims[0] != operand.rank:
             raise ctx.error("C2", f"{what} needs one entry per operand dimension; got "
                             f"{fmt(shape)} for {fmt(operand)}")  # fmt: skip
-    return ctx.need_result("the bounds of the slice")
+    return declared_like(ctx, operand, "the bounds of the slice")

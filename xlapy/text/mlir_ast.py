@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from xlapy.errors import InvalidArgument
 from xlapy.shape import Shape
 
 
@@ -94,6 +95,18 @@ class Op:
     offset: int
     raw: dict[str, str] = field(default_factory=dict)
     operand_types: list[MlirType] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.attrs, OpAttrs):
+            self.attrs = OpAttrs(self.attrs)
+
+
+class OpAttrs(dict[str, Any]):
+    """An op's attributes; reading one the op lacks raises InvalidArgument naming it (the
+    lowering adds the op name and location), not a KeyError."""
+
+    def __missing__(self, key: str) -> Any:
+        raise InvalidArgument(f"missing required attribute {key!r}")
 
 
 @dataclass(slots=True)

@@ -168,3 +168,11 @@ def unescape_string(token_text: str) -> str:
             out.append(int(body[i + 1 : i + 3], 16))
             i += 3
     return out.decode("utf-8", errors="surrogateescape")
+
+
+def int_value(text: str) -> int:
+    """The value of an integer token: decimal (leading zeros allowed, as MLIR reads them) or
+    ``0x`` hexadecimal."""
+    body = text.lstrip("+-")
+    value = int(body, 16) if body[:2] in ("0x", "0X") else int(body, 10)
+    return -value if text.startswith("-") else value

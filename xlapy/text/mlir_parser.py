@@ -26,7 +26,7 @@ from xlapy.text.mlir_ast import (
     Region,
     SymbolRef,
 )
-from xlapy.text.mlir_lexer import Lexer, Tok, Token, unescape_string
+from xlapy.text.mlir_lexer import Lexer, Tok, Token, int_value, unescape_string
 
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][A-Za-z0-9]*|complex<f(?:32|64)>)>")
 _TYPE_CACHE: dict[str, Shape] = {}
@@ -81,7 +81,7 @@ class MlirParser:
         return self.advance()
 
     def expect_int(self, what: str = "an integer") -> int:
-        return int(self.expect_kind(Tok.INT, what).text, 0)
+        return int_value(self.expect_kind(Tok.INT, what).text)
 
     # ---- chunk / module / func ----------------------------------------------------------
     def parse_chunk(self) -> MlirModule:
@@ -507,7 +507,7 @@ class MlirParser:
         kind = tok.kind
         if kind is Tok.INT:
             self.advance()
-            value = int(tok.text, 0)
+            value = int_value(tok.text)
             if self.at(":"):
                 self.advance()
                 t = self.parse_type()

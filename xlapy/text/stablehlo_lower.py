@@ -25,7 +25,7 @@ from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
-from xlapy.shape_inference.check import check_instruction
+from xlapy.shape_inference.check import agrees, check_instruction
 from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, QuantizedType, Region
 
 LowerFn = Callable[["Builder", Op], "Sequence[HloInstruction] | None"]
@@ -99,11 +99,28 @@ class ModuleLowering:
         try:
             builder = Builder(self, name, None)
             comp = builder.build(func.body, func.offset, None)
+            self._check_results(func.result_types, comp, name, func.offset)
         finally:
             self._lowering.discard(name)
         self.hlo.add_computation(comp)
         self.functions[name] = comp
         return comp
+
+    def _check_results(
+        self, declared: Sequence[MlirType], comp: HloComputation, name: str, offset: int
+    ) -> None:
+        """The values ``return`` gives match the function's declared result types."""
+        want = [t for t in declared if isinstance(t, Shape)]
+        if len(want) != len(declared):
+            return  # quantized results are reported where they are used
+        root = comp.root.shape
+        got = [root] if len(want) == 1 else list(root.tuple_shapes) if root.is_tuple else [root]
+        if len(got) != len(want) or not all(agrees(g, w) for g, w in zip(got, want, strict=True)):
+            raise self.error(
+                offset,
+                f"function @{name} returns ({', '.join(g.to_mlir() for g in got)}) but declares "
+                f"results ({', '.join(w.to_mlir() for w in want)})",
+            )
 
 
 class Builder:

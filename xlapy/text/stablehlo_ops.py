@@ -7,8 +7,9 @@ CHLO, check and interpreter ops are in ``xlapy.text.stablehlo_ops_extra``.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -25,15 +26,30 @@ from xlapy.text.stablehlo_lower import LOWERINGS, Builder, lowers
 # ---- attribute helpers ------------------------------------------------------------------------
 
 
-def ints(value: Any) -> tuple[int, ...]:
+def ints(value: Any, what: str = "attribute") -> tuple[int, ...]:
     """An int list attribute (``[1, 2]``, ``array<i64: 1, 2>``, ``dense<[1, 2]>``) as a tuple."""
     if value is None:
         return ()
     if isinstance(value, Literal):
-        return tuple(int(v) for v in np.asarray(value.value).reshape(-1))
+        array = np.asarray(value.value)
+        if array.dtype.kind not in "iu":
+            raise InvalidArgument(f"{what} must hold integers; got {value.shape.to_mlir()}")
+        return tuple(int(v) for v in array.reshape(-1))
     if isinstance(value, (list, tuple)):
-        return tuple(int(v) for v in value)
-    return (int(value),)
+        return tuple(int_attr(v, what) for v in value)
+    return (int_attr(value, what),)
+
+
+def int_attr(value: Any, what: str) -> int:
+    """An integer attribute (``3 : i64``, a one-element integer ``dense``); anything else
+    raises InvalidArgument naming the attribute."""
+    if isinstance(value, Literal):
+        array = np.asarray(value.value)
+        if array.size == 1 and array.dtype.kind in "iu":
+            return int(array.reshape(-1)[0])
+    elif isinstance(value, int | np.integer) and not isinstance(value, bool):
+        return int(value)
+    raise InvalidArgument(f"{what} must be an integer; got {value!r:.60}")
 
 
 def bools(value: Any) -> tuple[bool, ...]:
@@ -50,8 +66,16 @@ def pairs(value: Any) -> list[tuple[int, int]]:
         return []
     if isinstance(value, Literal):
         arr = np.asarray(value.value)
+        if arr.size and (arr.ndim != 2 or arr.shape[1] != 2 or arr.dtype.kind not in "iu"):
+            raise InvalidArgument(
+                f"padding must be an Nx2 integer tensor; got {value.shape.to_mlir()}"
+            )
         return [(int(a), int(b)) for a, b in arr.reshape(-1, 2)] if arr.size else []
-    return [(int(a), int(b)) for a, b in value]
+    if not isinstance(value, list | tuple) or any(
+        not isinstance(p, list | tuple) or len(p) != 2 for p in value
+    ):
+        raise InvalidArgument(f"padding must be a list of [low, high] pairs; got {value!r:.60}")
+    return [(int_attr(a, "padding"), int_attr(b, "padding")) for a, b in value]
 
 
 def enum_name(value: Any) -> str:
@@ -59,6 +83,20 @@ def enum_name(value: Any) -> str:
     if isinstance(value, EnumAttr):
         return value.value
     return str(value)
+
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+def enum_member(cls: type[E], value: Any, what: str) -> E:
+    """The member of ``cls`` an enum attribute names; raises InvalidArgument listing the
+    choices when it names none."""
+    name = enum_name(value)
+    member = cls.__members__.get(name)
+    if member is None:
+        choices = ", ".join(cls.__members__)
+        raise InvalidArgument(f"{what} must be one of {choices}; got {name!r}")
+    return member
 
 
 def fields(value: Any, op: Op, what: str) -> dict[str, Any]:
@@ -72,7 +110,7 @@ def fields(value: Any, op: Op, what: str) -> dict[str, Any]:
 def precision(value: Any) -> tuple[A.Precision, ...]:
     if not value:
         return ()
-    return tuple(A.Precision[enum_name(v)] for v in value)
+    return tuple(enum_member(A.Precision, v, "precision_config") for v in value)
 
 
 def result_accuracy(value: Any) -> A.ResultAccuracy | None:
@@ -81,7 +119,7 @@ def result_accuracy(value: Any) -> A.ResultAccuracy | None:
     f = value.fields
     mode = enum_name(f.get("mode", "DEFAULT")).lower()
     return A.ResultAccuracy(mode, float(f.get("atol", 0.0)), float(f.get("rtol", 0.0)),
-                            int(f.get("ulps", 0)))  # fmt: skip
+                            int_attr(f.get("ulps", 0), "ulps"))  # fmt: skip
 
 
 def callee(builder: Builder, value: Any, op: Op) -> Any:
@@ -132,13 +170,13 @@ def _constant(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.iota")
 def _iota(b: Builder, op: Op) -> list[HloInstruction]:
-    dim = int(op.attrs["iota_dimension"])
+    dim = int_attr(op.attrs["iota_dimension"], "iota_dimension")
     return [b.add(Opcode.IOTA, b.result_shape(op), (), {"iota_dimension": dim})]
 
 
 @lowers("stablehlo.dynamic_iota")
 def _dynamic_iota(b: Builder, op: Op) -> list[HloInstruction]:
-    dim = int(op.attrs["iota_dimension"])
+    dim = int_attr(op.attrs["iota_dimension"], "iota_dimension")
     return [b.add(Opcode.DYNAMIC_IOTA, b.result_shape(op), b.operands(op), {"iota_dimension": dim})]
 
 
@@ -211,7 +249,7 @@ def _dynamic_slice(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.concatenate")
 def _concatenate(b: Builder, op: Op) -> list[HloInstruction]:
-    dim = int(op.attrs["dimension"])
+    dim = int_attr(op.attrs["dimension"], "dimension")
     return [b.add(Opcode.CONCATENATE, b.result_shape(op), b.operands(op), {"dimensions": (dim,)})]
 
 
@@ -227,13 +265,13 @@ def _pad(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.get_dimension_size", "stablehlo.set_dimension_size")
 def _dimension_size(b: Builder, op: Op) -> list[HloInstruction]:
     opcode = Opcode.GET_DIMENSION_SIZE if "get" in op.name else Opcode.SET_DIMENSION_SIZE
-    dim = int(op.attrs["dimension"])
+    dim = int_attr(op.attrs["dimension"], "dimension")
     return [b.add(opcode, b.result_shape(op), b.operands(op), {"dimensions": (dim,)})]
 
 
 @lowers("stablehlo.get_tuple_element")
 def _get_tuple_element(b: Builder, op: Op) -> list[HloInstruction]:
-    index = int(op.attrs["index"])
+    index = int_attr(op.attrs["index"], "index")
     return [b.add(Opcode.GET_TUPLE_ELEMENT, b.result_shape(op), b.operands(op), {"index": index})]
 
 
@@ -273,19 +311,21 @@ def _identity(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.compare")
 def _compare(b: Builder, op: Op) -> list[HloInstruction]:
     attrs: dict[str, Any] = {
-        "direction": A.ComparisonDirection[enum_name(op.attrs["comparison_direction"])]
+        "direction": enum_member(
+            A.ComparisonDirection, op.attrs["comparison_direction"], "comparison_direction"
+        )
     }
     kind = op.attrs.get("compare_type")
     if kind is not None and enum_name(kind) != "NOTYPE":
-        attrs["type"] = A.ComparisonType[enum_name(kind)]
+        attrs["type"] = enum_member(A.ComparisonType, kind, "compare_type")
     return [b.add(Opcode.COMPARE, b.result_shape(op), b.operands(op), attrs)]
 
 
 @lowers("stablehlo.reduce_precision")
 def _reduce_precision(b: Builder, op: Op) -> list[HloInstruction]:
     attrs = {
-        "exponent_bits": int(op.attrs["exponent_bits"]),
-        "mantissa_bits": int(op.attrs["mantissa_bits"]),
+        "exponent_bits": int_attr(op.attrs["exponent_bits"], "exponent_bits"),
+        "mantissa_bits": int_attr(op.attrs["mantissa_bits"], "mantissa_bits"),
     }
     return [b.add(Opcode.REDUCE_PRECISION, b.result_shape(op), b.operands(op), attrs)]
 
@@ -293,13 +333,15 @@ def _reduce_precision(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.rng")
 def _rng(b: Builder, op: Op) -> list[HloInstruction]:
     a, c = b.operands(op)[:2]
-    dist = A.RandomDistribution[enum_name(op.attrs["rng_distribution"])]
+    dist = enum_member(A.RandomDistribution, op.attrs["rng_distribution"], "rng_distribution")
     return [b.add(Opcode.RNG, b.result_shape(op), [a, c], {"distribution": dist})]
 
 
 @lowers("stablehlo.rng_bit_generator")
 def _rng_bit_generator(b: Builder, op: Op) -> list[HloInstruction]:
-    algorithm = A.RandomAlgorithm[enum_name(op.attrs.get("rng_algorithm", "DEFAULT"))]
+    algorithm = enum_member(
+        A.RandomAlgorithm, op.attrs.get("rng_algorithm", "DEFAULT"), "rng_algorithm"
+    )
     return b.multi(op, Opcode.RNG_BIT_GENERATOR, b.operands(op), {"algorithm": algorithm},
                    always_tuple=True)  # fmt: skip
 
@@ -307,7 +349,7 @@ def _rng_bit_generator(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.fft")
 def _fft(b: Builder, op: Op) -> list[HloInstruction]:
     attrs = {
-        "fft_type": A.FftType[enum_name(op.attrs["fft_type"])],
+        "fft_type": enum_member(A.FftType, op.attrs["fft_type"], "fft_type"),
         "fft_length": ints(op.attrs.get("fft_length")),
     }
     return [b.add(Opcode.FFT, b.result_shape(op), b.operands(op), attrs)]
@@ -325,7 +367,9 @@ def _triangular_solve(b: Builder, op: Op) -> list[HloInstruction]:
         "left_side": bool(op.attrs.get("left_side", False)),
         "lower": bool(op.attrs.get("lower", False)),
         "unit_diagonal": bool(op.attrs.get("unit_diagonal", False)),
-        "transpose_a": A.TransposeA[enum_name(op.attrs.get("transpose_a", "NO_TRANSPOSE"))],
+        "transpose_a": enum_member(
+            A.TransposeA, op.attrs.get("transpose_a", "NO_TRANSPOSE"), "transpose_a"
+        ),
     }
     return [b.add(Opcode.TRIANGULAR_SOLVE, b.result_shape(op), b.operands(op), attrs)]
 
@@ -334,7 +378,10 @@ def _triangular_solve(b: Builder, op: Op) -> list[HloInstruction]:
         "stablehlo.batch_norm_grad")  # fmt: skip
 def _batch_norm(b: Builder, op: Op) -> list[HloInstruction]:
     opcode = Opcode(op.name.split(".", 1)[1].replace("_", "-"))
-    attrs = {"epsilon": float(op.attrs["epsilon"]), "feature_index": int(op.attrs["feature_index"])}
+    attrs = {
+        "epsilon": float(op.attrs["epsilon"]),
+        "feature_index": int_attr(op.attrs["feature_index"], "feature_index"),
+    }
     return b.multi(op, opcode, b.operands(op), attrs)
 
 
@@ -363,7 +410,7 @@ def _algorithm(value: Any) -> A.DotAlgorithm | None:
         str(f.get("lhs_precision_type")),
         str(f.get("rhs_precision_type")),
         str(f.get("accumulation_type")),
-        int(f.get("num_primitive_operations", 1)),
+        int_attr(f.get("num_primitive_operations", 1), "num_primitive_operations"),
     )
     if key[0].startswith("f8") and key[1].startswith("f8") and key[2] == "f32":
         return A.DotAlgorithm.DOT_ANY_F8_ANY_F8_F32
@@ -402,6 +449,13 @@ def _conv_attrs(op: Op, rhs: HloInstruction, dynamic_padding: bool) -> dict[str,
     dims = op.attrs.get("dimension_numbers")
     if not isinstance(dims, A.ConvolutionDimensionNumbers):
         raise InvalidArgument("convolution needs dimension_numbers")
+    rank = rhs.shape.rank if rhs.shape.is_array else 0
+    bad = [d for d in dims.kernel_spatial_dimensions if not 0 <= d < rank]
+    if bad:
+        raise InvalidArgument(
+            f"dimension_numbers: kernel spatial dimensions {bad} are out of range for rhs "
+            f"{rhs.shape.to_mlir()}"
+        )
     sizes = [rhs.shape.dims[d] for d in dims.kernel_spatial_dimensions]
     n = len(sizes)
     pads = [(0, 0)] * n if dynamic_padding else pairs(op.attrs.get("padding")) or None
@@ -428,8 +482,10 @@ def _conv_attrs(op: Op, rhs: HloInstruction, dynamic_padding: bool) -> dict[str,
     return {
         "window": window,
         "dim_labels": dims,
-        "feature_group_count": int(op.attrs.get("feature_group_count", 1)),
-        "batch_group_count": int(op.attrs.get("batch_group_count", 1)),
+        "feature_group_count": int_attr(
+            op.attrs.get("feature_group_count", 1), "feature_group_count"
+        ),
+        "batch_group_count": int_attr(op.attrs.get("batch_group_count", 1), "batch_group_count"),
         "operand_precision": precision(op.attrs.get("precision_config")),
     }
 
@@ -455,7 +511,7 @@ def _gather_dims(f: dict[str, Any]) -> dict[str, Any]:
         "start_index_map": ints(f.get("start_index_map")),
         "operand_batching_dims": ints(f.get("operand_batching_dims")),
         "start_indices_batching_dims": ints(f.get("start_indices_batching_dims")),
-        "index_vector_dim": int(f.get("index_vector_dim", 0)),
+        "index_vector_dim": int_attr(f.get("index_vector_dim", 0), "index_vector_dim"),
     }
 
 
@@ -502,7 +558,7 @@ def _map(b: Builder, op: Op) -> list[HloInstruction]:
 def _sort(b: Builder, op: Op) -> list[HloInstruction]:
     _need_regions(op, 1, b)
     operands = b.operands(op)
-    dim = int(op.attrs.get("dimension", -1))
+    dim = int_attr(op.attrs.get("dimension", -1), "dimension")
     if dim < 0:
         dim += operands[0].shape.rank
     attrs = {
@@ -523,7 +579,7 @@ def _scatter(b: Builder, op: Op) -> list[HloInstruction]:
         "scatter_dims_to_operand_dims": ints(f.get("scatter_dims_to_operand_dims")),
         "input_batching_dims": ints(f.get("input_batching_dims")),
         "scatter_indices_batching_dims": ints(f.get("scatter_indices_batching_dims")),
-        "index_vector_dim": int(f.get("index_vector_dim", 0)),
+        "index_vector_dim": int_attr(f.get("index_vector_dim", 0), "index_vector_dim"),
         "indices_are_sorted": bool(op.attrs.get("indices_are_sorted", False)),
         "unique_indices": bool(op.attrs.get("unique_indices", False)),
         "to_apply": b.region(op.regions[0], op.offset),
@@ -665,7 +721,7 @@ def _composite(b: Builder, op: Op) -> list[HloInstruction]:
     frontend = {
         "composite.name": str(op.attrs.get("name", "")),
         "composite.attributes": op.raw.get("composite_attributes", "{}"),
-        "composite.version": str(int(op.attrs.get("version", 0))),
+        "composite.version": str(int_attr(op.attrs.get("version", 0), "version")),
     }
     call = b.add(Opcode.CALL, comp.root.shape, b.operands(op),
                  {"to_apply": comp, "is_composite": True}, frontend_attributes=frontend)  # fmt: skip

@@ -30,7 +30,7 @@ from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.mlir_ast import DialectAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import Builder, lowers
-from xlapy.text.stablehlo_ops import enum_name, fields, ints, precision
+from xlapy.text.stablehlo_ops import enum_member, enum_name, fields, int_attr, ints, precision
 
 _API_VERSIONS = {
     0: A.CustomCallApiVersion.ORIGINAL,
@@ -75,7 +75,7 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
         "custom_call_target": target,
         "custom_call_has_side_effect": bool(op.attrs.get("has_side_effect", False)),
         "api_version": _API_VERSIONS.get(
-            int(op.attrs.get("api_version", 1)), A.CustomCallApiVersion.ORIGINAL
+            int_attr(op.attrs.get("api_version", 1), "api_version"), A.CustomCallApiVersion.ORIGINAL
         ),
     }
     called = op.attrs.get("called_computations") or []
@@ -87,7 +87,7 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     for alias in op.attrs.get("output_operand_aliases") or []:
         f = fields(alias, op, "output_operand_alias")
         aliases.append(A.OutputOperandAlias(ints(f.get("output_tuple_indices")),
-                                            int(f.get("operand_index", 0)),
+                                            int_attr(f.get("operand_index", 0), "operand_index"),
                                             ints(f.get("operand_tuple_indices"))))  # fmt: skip
     if aliases:
         attrs["output_to_operand_aliasing"] = tuple(aliases)
@@ -218,8 +218,8 @@ def _expect_almost_eq(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("check.expect_close")
 def _expect_close(b: Builder, op: Op) -> list[HloInstruction]:
-    hi = int(op.attrs.get("max_ulp_difference", 1))
-    lo = int(op.attrs.get("min_ulp_difference", 0))
+    hi = int_attr(op.attrs.get("max_ulp_difference", 1), "max_ulp_difference")
+    lo = int_attr(op.attrs.get("min_ulp_difference", 0), "min_ulp_difference")
     config = f"{{max_ulp_difference = {hi} : i64, min_ulp_difference = {lo} : i64}}"
     _check_call(b, op, "check.expect_close", _check_operands(b, op), config)
     return []
@@ -228,7 +228,7 @@ def _expect_close(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("check.expect_serialized_eq")
 def _expect_serialized_eq(b: Builder, op: Op) -> list[HloInstruction]:
     probe = str(op.attrs.get("probe_id", ""))
-    iteration = int(op.attrs.get("iter", 0))
+    iteration = int_attr(op.attrs.get("iter", 0), "iter")
     config = f'{{iter = {iteration} : i64, probe_id = "{_escape(probe)}"}}'
     _check_call(b, op, "check.expect_serialized_eq", b.operands(op), config)
     return []
@@ -336,7 +336,7 @@ def _all_reduce(b: Builder, op: Op) -> list[HloInstruction]:
         "stablehlo.collective_reduce": Opcode.COLLECTIVE_REDUCE,
     }[op.name]
     if opcode is Opcode.REDUCE_SCATTER:
-        attrs["dimensions"] = (int(op.attrs["scatter_dimension"]),)
+        attrs["dimensions"] = (int_attr(op.attrs["scatter_dimension"], "scatter_dimension"),)
     if opcode is Opcode.COLLECTIVE_REDUCE:
         attrs.pop("use_global_device_ids")
     return b.multi(op, opcode, b.operands(op), attrs)
@@ -363,7 +363,7 @@ def _cross_replica_sum(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.all_gather")
 def _all_gather(b: Builder, op: Op) -> list[HloInstruction]:
     attrs = _collective_attrs(op)
-    attrs["dimensions"] = (int(op.attrs["all_gather_dim"]),)
+    attrs["dimensions"] = (int_attr(op.attrs["all_gather_dim"], "all_gather_dim"),)
     attrs["use_global_device_ids"] = bool(op.attrs.get("use_global_device_ids", False))
     return b.multi(op, Opcode.ALL_GATHER, b.operands(op), attrs)
 
@@ -374,9 +374,9 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
     split the split dimension into (split_count, size / split_count), all-to-all over the new
     dimension, move it in front of the concat dimension and merge the two."""
     operands = b.operands(op)
-    split = int(op.attrs["split_dimension"])
-    concat = int(op.attrs["concat_dimension"])
-    count = int(op.attrs["split_count"])
+    split = int_attr(op.attrs["split_dimension"], "split_dimension")
+    concat = int_attr(op.attrs["concat_dimension"], "concat_dimension")
+    count = int_attr(op.attrs["split_count"], "split_count")
     attrs = _collective_attrs(op)
     if split == concat:
         attrs["dimensions"] = (split,)
@@ -519,10 +519,12 @@ def _chlo_broadcast(b: Builder, op: Op) -> list[HloInstruction]:
     ]
     attrs: dict[str, Any] = {}
     if kind == "compare":
-        attrs["direction"] = A.ComparisonDirection[enum_name(op.attrs["comparison_direction"])]
+        attrs["direction"] = enum_member(
+            A.ComparisonDirection, op.attrs["comparison_direction"], "comparison_direction"
+        )
         kind_attr = op.attrs.get("compare_type")
         if kind_attr is not None and enum_name(kind_attr) != "NOTYPE":
-            attrs["type"] = A.ComparisonType[enum_name(kind_attr)]
+            attrs["type"] = enum_member(A.ComparisonType, kind_attr, "compare_type")
     return [b.add(_BROADCAST_BINARY[kind], shape, operands, attrs)]
 
 
@@ -579,7 +581,7 @@ def _constant_like(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("chlo.top_k")
 def _top_k(b: Builder, op: Op) -> list[HloInstruction]:
-    attrs = {"k": int(op.attrs["k"]), "largest": True}
+    attrs = {"k": int_attr(op.attrs["k"], "k"), "largest": True}
     return b.multi(op, Opcode.TOPK, b.operands(op), attrs, always_tuple=True)
 
 
@@ -601,12 +603,12 @@ def _ragged_dot(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("chlo.scan")
 def _scan(b: Builder, op: Op) -> list[HloInstruction]:
     if "num_inits" in op.attrs:
-        carries = int(op.attrs["num_inits"])
+        carries = int_attr(op.attrs["num_inits"], "num_inits")
     else:
         segments = ints(op.attrs.get("operandSegmentSizes"))
         carries = segments[1] if len(segments) == 2 else 0
     attrs = {
-        "dimensions": (int(op.attrs.get("dimension", 0)),),
+        "dimensions": (int_attr(op.attrs.get("dimension", 0), "dimension"),),
         "num_carries": carries,
         "is_reverse": bool(op.attrs.get("is_reverse", False)),
         "is_associative": bool(op.attrs.get("is_associative", False)),

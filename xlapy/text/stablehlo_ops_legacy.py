@@ -37,6 +37,7 @@ from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.mlir_ast import Op
 from xlapy.text.stablehlo_lower import Builder, lowers
+from xlapy.text.stablehlo_ops import int_attr
 
 # ---- small builders ---------------------------------------------------------------------------
 
@@ -256,8 +257,8 @@ def _einsum(b: Builder, op: Op) -> list[HloInstruction]:
 def _torch_index_select(b: Builder, op: Op) -> list[HloInstruction]:
     operand, index = b.operands(op)
     rank, irank = operand.shape.rank, index.shape.rank
-    dim = int(op.attrs.get("dim", 0))
-    nb = int(op.attrs.get("batch_dims", 0))
+    dim = int_attr(op.attrs.get("dim", 0), "dim")
+    nb = int_attr(op.attrs.get("batch_dims", 0), "batch_dims")
     if dim < 0:
         dim += rank
     if nb < 0:

@@ -16,7 +16,7 @@ from typing import Any
 from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.mlir_ast import Block, MlirType, Op, Region, SymbolRef
-from xlapy.text.mlir_lexer import Tok
+from xlapy.text.mlir_lexer import Tok, int_value
 from xlapy.text.mlir_parser import MlirParser, symbol_name
 
 KNOWN_DIALECTS = ("stablehlo", "chlo", "check", "interpreter", "func", "sdy", "tensor", "arith")
@@ -81,7 +81,7 @@ def _keyword_value(p: MlirParser) -> Any:
     tok = p.tok
     if tok.kind is Tok.INT:
         p.advance()
-        return int(tok.text, 0)
+        return int_value(tok.text)
     if tok.kind is Tok.FLOAT:
         p.advance()
         return float(tok.text)
@@ -287,7 +287,11 @@ def _reduce(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
     p.expect("across")
     p.expect("dimensions")
     p.expect("=")
-    attrs: dict[str, Any] = {"dimensions": tuple(p.parse_attr())}
+    start = p.tok.start
+    dimensions = p.parse_attr()
+    if not isinstance(dimensions, list | tuple):
+        raise p.error("expected a dimension list like [0, 1]", start)
+    attrs: dict[str, Any] = {"dimensions": tuple(dimensions)}
     if p.at("{"):
         attrs.update(p.parse_attr_dict()[0])
     p.expect(":")

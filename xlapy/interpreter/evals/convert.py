@@ -10,6 +10,7 @@ is ``x != 0``; bitcast-convert is little-endian (least significant part at index
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 
 from xlapy import dtypes
@@ -169,15 +170,15 @@ def instr_dims(x: Array, instr: HloInstruction) -> tuple[int, ...]:
 
 
 def reduce_precision_values(x: Array, exponent_bits: int, mantissa_bits: int) -> Array:
-    """XLA's ReducePrecision on f32 or f64 values, on their bits: round the mantissa to
+    """XLA's ReducePrecision on IEEE values (f16, bf16, f32, f64), on their bits: round the mantissa to
     ``mantissa_bits`` (ties to even), then clamp the exponent to the range of
     ``exponent_bits`` (overflow -> signed infinity, below the smallest normal -> signed zero).
     NaN stays NaN (the input itself; a quiet NaN of its sign when no mantissa bit is left)."""
-    info = np.finfo(x.dtype)
+    info = ml_dtypes.finfo(x.dtype)
     nbits = x.dtype.itemsize * 8
     src_mantissa, src_exponent = int(info.nmant), nbits - 1 - int(info.nmant)
     word = np.uint64
-    u = x.view(np.uint32 if nbits == 32 else np.uint64).astype(U64)
+    u = x.view(f"u{nbits // 8}").astype(U64)
     if mantissa_bits < src_mantissa:
         shift = src_mantissa - mantissa_bits
         last_bit = word(1 << shift)
@@ -194,11 +195,14 @@ def reduce_precision_values(x: Array, exponent_bits: int, mantissa_bits: int) ->
         u = np.where(overflow, sign | exponent_mask, np.where(underflow, sign, u))
     if nbits < 64:
         u &= word((1 << nbits) - 1)  # a carry out of a negative NaN's rounding
-    result = u.astype(np.uint32 if nbits == 32 else np.uint64).view(x.dtype)
+    result = u.astype(f"u{nbits // 8}").view(x.dtype)
     if mantissa_bits > 0:
         return np.where(np.isnan(x), x, result)
     quiet = np.copysign(np.full_like(x, np.nan), x)
     return np.where(np.isnan(x), quiet, result)
+
+
+_OWN_BITS = (dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64)
 
 
 @evaluates(Opcode.REDUCE_PRECISION)
@@ -214,7 +218,12 @@ def reduce_precision(ctx: Evaluator, instr: HloInstruction, operands: list[Value
             f"reduce-precision {instr.name}: needs exponent_bits >= 1 and mantissa_bits >= 0; "
             f"got exponent_bits={exponent_bits}, mantissa_bits={mantissa_bits}"
         )
-    values = numerics.to_compute(np.asarray(operands[0]), t)
+    if t in _OWN_BITS:
+        # On the type's own bits, as XLA and the reference do: a subnormal's raw mantissa
+        # field is rounded (f16 2^-24 with 0 mantissa bits is 0; oracle finding F10).
+        values = np.array(operands[0], dtype=t.numpy)
+    else:
+        values = numerics.to_compute(np.asarray(operands[0]), t)
     with np.errstate(all="ignore"):
         reduced = reduce_precision_values(values, exponent_bits, mantissa_bits)
         return np.array(numerics.round_to(reduced, t), dtype=t.numpy)

@@ -228,4 +228,15 @@ def dynamic_gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value])
     operand = array_operand(instr, operands[0], "operand")
     start_indices = array_operand(instr, operands[1], "start_indices")
     slice_sizes = _shape_operand(instr, operands[2], "slice_sizes", operand.ndim)
-    return gather_array(instr, operand, start_indices, slice_sizes)
+    result = gather_array(instr, operand, start_indices, slice_sizes)
+    declared = instr.shape
+    if any(not dyn and n != got for n, got, dyn in
+           zip(declared.dims, result.shape, declared.dynamic, strict=True)):  # fmt: skip
+        raise error(
+            instr,
+            "C23",
+            f"slice_sizes {slice_sizes} give a result of dims {list(result.shape)}, which the "
+            f"declared result {declared.to_hlo(layout=False)} does not allow",
+            f"slice_sizes={slice_sizes}",
+        )
+    return result
