@@ -46,6 +46,9 @@ class ElementType:
     kind: Kind
     numpy: np.dtype | None
 
+    def __deepcopy__(self, memo: dict[int, object]) -> ElementType:
+        return self  # one object per type: code compares element types with ``is``
+
     def __str__(self) -> str:
         return self.name
 

@@ -103,6 +103,9 @@ class Shape:
     layout: Layout | None = None
     tuple_shapes: tuple[Shape, ...] = field(default=())
 
+    def __deepcopy__(self, memo: dict[int, object]) -> Shape:
+        return self  # immutable
+
     def __post_init__(self) -> None:
         if self.element_type.is_array:
             dims = tuple(int(d) for d in self.dims)

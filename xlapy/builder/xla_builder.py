@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 import numpy as np
 
 from xlapy.errors import InvalidArgument
+from xlapy.ir.clone import clone_computation
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
-from xlapy.ir.opdefs import AttrKind, Attrs
 from xlapy.shape import Shape
 from xlapy.shape_inference import infer_shape, make_attrs
 
@@ -467,56 +467,6 @@ def _default_dtype() -> ElementType:
     from xlapy import dtypes
 
     return dtypes.F32
-
-
-def clone_computation(
-    src: HloComputation, module: HloModule, cache: dict[int, HloComputation]
-) -> HloComputation:
-    """Copies ``src`` and (first) every computation it calls into ``module``; each source
-    computation is copied once (``cache``)."""
-    if id(src) in cache:
-        return cache[id(src)]
-    for instr in src.instructions:
-        for callee in instr.called_computations():
-            clone_computation(callee, module, cache)
-    new = HloComputation(src.name, src.execution_thread)
-    mapping: dict[int, HloInstruction] = {}
-    for instr in src.instructions:
-        copy = HloInstruction(
-            instr.opcode,
-            instr.shape,
-            [mapping[id(o)] for o in instr.operands],
-            _remap_computations(instr, cache),
-            name=instr.name,
-            metadata=instr.metadata,
-            sharding=instr.sharding,
-            frontend_attributes=instr.frontend_attributes,
-            backend_config=instr.backend_config,
-            control_predecessors=[mapping[id(p)] for p in instr.control_predecessors],
-            statistics=instr.statistics,
-            origin=instr.origin,
-            unknown_attributes=instr.unknown_attributes,
-        )
-        mapping[id(instr)] = copy
-        new.add_instruction(copy)
-    new.root = mapping[id(src.root)]
-    module.add_computation(new)
-    cache[id(src)] = new
-    return new
-
-
-def _remap_computations(instr: HloInstruction, cache: dict[int, HloComputation]) -> Attrs:
-    attrs = instr.attrs
-    changes: dict[str, Any] = {}
-    for spec in instr.opdef.attrs:
-        if not attrs.is_set(spec.name):
-            continue
-        value = attrs[spec.name]
-        if spec.kind is AttrKind.COMPUTATION and value is not None:
-            changes[spec.name] = cache[id(value)]
-        elif spec.kind is AttrKind.COMPUTATIONS:
-            changes[spec.name] = tuple(cache[id(c)] for c in value)
-    return attrs.replace(**changes) if changes else attrs
 
 
 def builder_of(*values: object) -> XlaBuilder:

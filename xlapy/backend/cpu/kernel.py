@@ -1,0 +1,134 @@
+"""The kernel interface of the ``cpu`` platform: how an instruction gets compiled code.
+
+A *kernel factory* is registered for opcodes with ``@kernel_for``; at compile time it receives
+an instruction and returns a ``Kernel`` (a callable on operand values) or raises ``NoKernel``
+with the reason (reported by ``Executable.report()``). Several factories may serve one opcode:
+they are tried by descending ``priority``; when none gives a kernel, the instruction runs its
+interpreter eval inside the compiled program.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+if TYPE_CHECKING:
+    from xlapy.interpreter.evaluator import DeviceState, Evaluator
+    from xlapy.ir.computation import HloComputation
+
+
+class NoKernel(Exception):
+    """Raised by a kernel factory: no compiled kernel for this instruction; ``str`` is why."""
+
+
+@dataclass(frozen=True)
+class CompileOptions:
+    """How the ``cpu`` platform compiles.
+
+    Attributes:
+        flush_denormals: as XLA:CPU, flush f32/bf16 subnormals (kernels that cannot do so
+            must raise NoKernel when this is set).
+        cache_dir: where generated kernel sources and numba's cache live (None: the default,
+            ``$XLAPY_CACHE_DIR`` or ``~/.cache/xlapy``).
+        parallel: allow multi-threaded kernels.
+    """
+
+    flush_denormals: bool = False
+    cache_dir: Path | None = None
+    parallel: bool = True
+
+
+@dataclass
+class RunContext:
+    """What a kernel sees when it runs on one device.
+
+    Attributes:
+        device: the device's ids, RNG state and runtime (collectives, feeds).
+        evaluator: an interpreter evaluator for this device (for interpreter evals inside a
+            kernel, e.g. a region with no compiled form).
+        call: runs a computation of the module as a compiled plan: ``call(comp, args)``.
+        donatable: positions of operands whose buffers die at this instruction and belong to
+            the program (never a user's argument): the kernel may overwrite them in place.
+    """
+
+    device: DeviceState
+    evaluator: Evaluator
+    call: Callable[[HloComputation, Sequence[Value]], Value]
+    donatable: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class Kernel:
+    """Compiled code for one instruction.
+
+    Attributes:
+        run: ``run(operands, ctx) -> value``; must return exactly the instruction's shape and
+            element type (as interpreter evals do), and never mutate operands outside
+            ``ctx.donatable``.
+        how: one line for the report (``"numba loop fusion, 3 ops, parallel"``, ``"BLAS
+            sgemm"``).
+        source: generated source, if any (shown by ``report(sources=True)``).
+        compile_seconds: time spent building this kernel.
+    """
+
+    run: Callable[[list[Value], RunContext], Value]
+    how: str
+    source: str = ""
+    compile_seconds: float = 0.0
+    exact: bool = True
+    notes: tuple[str, ...] = field(default=())
+
+
+KernelFactory = Callable[[HloInstruction, CompileOptions], Kernel]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    priority: int
+    factory: KernelFactory
+
+
+KERNELS: dict[Opcode, list[_Entry]] = {}
+
+
+def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory], KernelFactory]:
+    """Registers the decorated factory for ``opcodes``; higher ``priority`` is tried first."""
+
+    def register(factory: KernelFactory) -> KernelFactory:
+        for opcode in opcodes:
+            entries = KERNELS.setdefault(opcode, [])
+            entries.append(_Entry(priority, factory))
+            entries.sort(key=lambda e: -e.priority)
+        return factory
+
+    return register
+
+
+def factories(opcode: Opcode) -> list[KernelFactory]:
+    """The factories registered for ``opcode``, in the order to try them."""
+    load_kernels()
+    return [e.factory for e in KERNELS.get(opcode, [])]
+
+
+_loaded = False
+
+
+def load_kernels() -> None:
+    """Imports every module of ``xlapy.backend.cpu.kernels`` so that its factories register."""
+    global _loaded
+    if _loaded:
+        return
+    import importlib
+    import pkgutil
+
+    from xlapy.backend.cpu import kernels
+
+    for info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{kernels.__name__}.{info.name}")
+    _loaded = True

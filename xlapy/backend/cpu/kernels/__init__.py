@@ -1,0 +1,2 @@
+"""Kernel factories of the ``cpu`` platform, one module per op family; each registers with
+``xlapy.backend.cpu.kernel.kernel_for``."""

@@ -1,0 +1,1 @@
+"""Passes: IR -> IR transformations on ``HloModule`` (see ``pass_manager`` for the framework)."""

@@ -1,0 +1,130 @@
+"""The pass framework: ``Pass`` (a named IR -> IR transformation), the pass registry and
+``Pipeline`` (passes in order, optionally to a fixpoint, verified and dumped after each).
+
+A pass is a frozen dataclass with a ``name`` ClassVar and ``run(module) -> bool`` (True when it
+changed the module). ``XLAPY_DUMP=<dir>`` writes the module after each pass as
+``<nn>.<pass>.hlo``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import ClassVar, TypeVar
+
+from xlapy.errors import InvalidArgument, VerificationError
+from xlapy.ir.module import HloModule
+
+
+@dataclass(frozen=True)
+class Pass:
+    """A named transformation of a module. Subclasses set ``name`` and implement ``run``."""
+
+    name: ClassVar[str] = ""
+
+    def run(self, module: HloModule) -> bool:
+        """Transforms ``module`` in place; returns True if anything changed."""
+        raise NotImplementedError(f"pass {type(self).__name__} does not implement run")
+
+
+PASSES: dict[str, type[Pass]] = {}
+"""Every registered pass class, by name (``xlapy opt --list-passes``)."""
+
+P = TypeVar("P", bound=type[Pass])
+
+
+def register_pass(cls: P) -> P:
+    """Class decorator: registers a Pass subclass under its ``name``."""
+    if not cls.name:
+        raise RuntimeError(f"pass class {cls.__name__} has no name")
+    if cls.name in PASSES and PASSES[cls.name] is not cls:
+        raise RuntimeError(f"two passes registered as {cls.name!r}")
+    PASSES[cls.name] = cls
+    return cls
+
+
+def make_pass(name: str) -> Pass:
+    """An instance of the pass registered as ``name``, with default options."""
+    load_passes()
+    cls = PASSES.get(name)
+    if cls is None:
+        known = ", ".join(sorted(PASSES))
+        raise InvalidArgument(f"unknown pass {name!r}; known passes: {known}")
+    return cls()
+
+
+def load_passes() -> None:
+    """Imports every module of ``xlapy.passes`` so that its passes register."""
+    import importlib
+    import pkgutil
+
+    import xlapy.passes as package
+
+    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+def _verify(module: HloModule, after: str) -> None:
+    from xlapy.ir.verifier import verify
+
+    try:
+        verify(module)
+    except VerificationError:
+        raise
+    except Exception as err:
+        raise VerificationError(
+            f"after pass {after}: the module no longer verifies: {err}"
+        ) from err
+
+
+@dataclass
+class Pipeline:
+    """Passes run in order; with ``fixpoint``, the whole list repeats until no pass changes
+    the module (at most ``max_iterations`` rounds).
+
+    Attributes:
+        verify: run the structural verifier after every pass (tests turn this on).
+        dump_dir: write the module after each pass (default: ``$XLAPY_DUMP``).
+        log: names of the passes that changed the module, in order (filled by ``run``).
+    """
+
+    passes: Sequence[Pass]
+    fixpoint: bool = False
+    max_iterations: int = 25
+    verify: bool = False
+    dump_dir: Path | None = None
+    log: list[str] = field(default_factory=list)
+    on_pass: Callable[[Pass, HloModule, bool], None] | None = None
+
+    def run(self, module: HloModule) -> bool:
+        env_dump = os.environ.get("XLAPY_DUMP")
+        dump = self.dump_dir or (Path(env_dump) if env_dump else None)
+        changed_any = False
+        step = 0
+        for _ in range(self.max_iterations if self.fixpoint else 1):
+            changed_round = False
+            for p in self.passes:
+                changed = p.run(module)
+                if changed:
+                    self.log.append(p.name)
+                changed_round |= changed
+                if self.verify:
+                    _verify(module, p.name)
+                step += 1
+                if dump is not None:
+                    _dump(module, dump, step, p.name)
+                if self.on_pass is not None:
+                    self.on_pass(p, module, changed)
+            changed_any |= changed_round
+            if not changed_round:
+                break
+        return changed_any
+
+
+def _dump(module: HloModule, directory: Path, step: int, name: str) -> None:
+    from xlapy.text.hlo_printer import print_hlo
+
+    directory.mkdir(parents=True, exist_ok=True)
+    (directory / f"{step:02d}.{name}.hlo").write_text(print_hlo(module))
