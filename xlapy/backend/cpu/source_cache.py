@@ -44,7 +44,8 @@ def load_source(source: str, cache_dir: Path | None = None) -> ModuleType:
             tmp.write_text(source)
             tmp.replace(path)
         spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
+        assert spec is not None
+        assert spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         try:
