@@ -1,0 +1,147 @@
+"""The compiled dot kernel against the interpreter: random dimension numbers (batch and
+contracting dims anywhere), every type category; integers bit for bit, floats within the
+summation-order tolerance."""
+
+import itertools
+
+import ml_dtypes
+import numpy as np
+import pytest
+from op_kernels_util import assert_close, assert_same, random_array, run_both, shape_text
+
+from xlapy.backend.cpu.kernel import CompileOptions
+
+
+def dot_text(lhs, rhs, out_type, lb, lc, rb, rc, out_dims):
+    dims = ",".join(map(str, out_dims))
+    attrs = []
+    if lb:
+        attrs.append(f"lhs_batch_dims={{{','.join(map(str, lb))}}}")
+    attrs.append(f"lhs_contracting_dims={{{','.join(map(str, lc))}}}")
+    if rb:
+        attrs.append(f"rhs_batch_dims={{{','.join(map(str, rb))}}}")
+    attrs.append(f"rhs_contracting_dims={{{','.join(map(str, rc))}}}")
+    return f"""HloModule m
+ENTRY e {{
+  a = {shape_text(lhs)} parameter(0)
+  b = {shape_text(rhs)} parameter(1)
+  ROOT d = {out_type}[{dims}] dot(a, b), {", ".join(attrs)}
+}}"""
+
+
+def random_dot(rng, lhs_dtype, rhs_dtype, n_batch, n_contract, n_lf, n_rf, sizes=(0, 1, 2, 3, 5)):
+    """Operands with batch/contracting/free dims scattered at random positions."""
+    batch = [int(rng.choice(sizes[1:])) for _ in range(n_batch)]
+    contract = [int(rng.choice(sizes)) for _ in range(n_contract)]
+    lfree = [int(rng.choice(sizes[1:])) for _ in range(n_lf)]
+    rfree = [int(rng.choice(sizes[1:])) for _ in range(n_rf)]
+    lroles = [("b", i) for i in range(n_batch)] + [("c", i) for i in range(n_contract)]
+    lroles += [("f", i) for i in range(n_lf)]
+    rroles = [("b", i) for i in range(n_batch)] + [("c", i) for i in range(n_contract)]
+    rroles += [("f", i) for i in range(n_rf)]
+    rng.shuffle(lroles)
+    rng.shuffle(rroles)
+    size = {"b": batch, "c": contract}
+
+    def shape(roles, free):
+        return [size[r][i] if r != "f" else free[i] for r, i in roles]
+
+    lhs = random_array(rng, lhs_dtype, shape(lroles, lfree))
+    rhs = random_array(rng, rhs_dtype, shape(rroles, rfree))
+    lb = [lroles.index(("b", i)) for i in range(n_batch)]
+    lc = [lroles.index(("c", i)) for i in range(n_contract)]
+    rb = [rroles.index(("b", i)) for i in range(n_batch)]
+    rc = [rroles.index(("c", i)) for i in range(n_contract)]
+    lf_sizes = [lfree[i] for r, i in lroles if r == "f"]
+    rf_sizes = [rfree[i] for r, i in rroles if r == "f"]
+    return lhs, rhs, lb, lc, rb, rc, [*batch, *lf_sizes, *rf_sizes]
+
+
+CASES = [
+    ("f32", "f32", "f32"),
+    ("f64", "f64", "f64"),
+    ("c64", "c64", "c64"),
+    ("c128", "c128", "c128"),
+    ("bf16", "bf16", "bf16"),
+    ("f16", "f16", "f16"),
+    ("bf16", "bf16", "f32"),
+    ("f32", "f64", "f32"),
+    ("s8", "s8", "s32"),
+    ("u8", "s8", "s32"),
+    ("s32", "s32", "s32"),
+    ("s64", "s64", "s64"),
+    ("u64", "u64", "u64"),
+    ("s16", "s16", "s16"),
+    ("u32", "u32", "u32"),
+    ("pred", "pred", "pred"),
+    ("s8", "s8", "s8"),
+    ("s4", "s4", "s32"),
+]
+NUMPY = {
+    "f32": np.float32, "f64": np.float64, "c64": np.complex64, "c128": np.complex128,
+    "bf16": ml_dtypes.bfloat16, "f16": np.float16, "s8": np.int8, "u8": np.uint8,
+    "s16": np.int16, "s32": np.int32, "s64": np.int64, "u32": np.uint32, "u64": np.uint64,
+    "pred": np.bool_, "s4": ml_dtypes.int4,
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("lt", "rt", "out"), CASES)
+def test_dot_random_dimension_numbers(lt, rt, out):
+    rng = np.random.default_rng(abs(hash((lt, rt, out))) % 2**32)
+    exact = out not in ("f32", "f64", "c64", "c128", "bf16", "f16")
+    for n_batch, n_contract, n_lf, n_rf in itertools.product((0, 1, 2), (0, 1, 2), (0, 1), (0, 2)):
+        lhs, rhs, lb, lc, rb, rc, dims = random_dot(
+            rng, NUMPY[lt], NUMPY[rt], n_batch, n_contract, n_lf, n_rf
+        )
+        text = dot_text(lhs, rhs, out, lb, lc, rb, rc, dims)
+        got, want, kernel = run_both(text, lhs, rhs)
+        assert kernel.exact == exact
+        if exact:
+            assert_same(got, want)
+        else:
+            rtol = {"bf16": 1e-2, "f16": 1e-3}.get(out, 1e-5)
+            assert_close(got, want, rtol=rtol)
+
+
+def test_dot_large_integers_use_wrapping_path():
+    # Products over 2**53 cannot go through f64: the int64 path wraps like the result type.
+    rng = np.random.default_rng(1)
+    lhs = random_array(rng, np.int64, (4, 7))
+    rhs = random_array(rng, np.int64, (7, 3))
+    text = dot_text(lhs, rhs, "s64", [], [1], [], [0], [4, 3])
+    got, want, _ = run_both(text, lhs, rhs)
+    assert_same(got, want)
+    lhs = np.full((2, 3), 2**31 - 1, np.int32)
+    text = dot_text(lhs, lhs, "s32", [], [1], [], [1], [2, 2])
+    got, want, _ = run_both(text, lhs, lhs)
+    assert_same(got, want)
+    v = 3 * (2**31 - 1) ** 2
+    assert int(got[0, 0]) == (v + 2**31) % 2**32 - 2**31
+
+
+def test_dot_mlp_shape_matches_float64_reference():
+    rng = np.random.default_rng(2)
+    x = rng.standard_normal((256, 784)).astype(np.float32)
+    w = rng.standard_normal((784, 512)).astype(np.float32)
+    text = dot_text(x, w, "f32", [], [1], [], [0], [256, 512])
+    got, want, kernel = run_both(text, x, w)
+    assert "BLAS" in kernel.how
+    assert_close(got, want, rtol=1e-5)
+    assert_close(got, (x.astype(np.float64) @ w).astype(np.float32), rtol=1e-5)
+
+
+def test_dot_flush_denormals_matches_interpreter():
+    tiny = np.float32(1e-40)
+    lhs = np.array([[tiny, 1.0], [2.0, tiny]], np.float32)
+    rhs = np.array([[1.0, 0.0], [0.0, 1.0]], np.float32)
+    text = dot_text(lhs, rhs, "f32", [], [1], [], [0], [2, 2])
+    from xlapy.interpreter.evaluator import EvalOptions, Evaluator
+    from xlapy.text.hlo_parser import parse_hlo
+
+    got, _, _ = run_both(text, lhs, rhs, options=CompileOptions(flush_denormals=True))
+    module = parse_hlo(text)
+    want = Evaluator(module, EvalOptions(flush_denormals=True)).evaluate(
+        module.entry.root, [lhs, rhs]
+    )
+    assert_same(got, want)
+    assert got[0, 0] == 0.0

@@ -1,0 +1,129 @@
+"""Compiled ``dot`` (dot_general): BLAS through numpy's matmul on transposed/reshaped views.
+
+Precision rules as the interpreter's contraction eval (OPS.md A.10, spec/conformance): real
+floats accumulate in f32 (f64 when the result or an operand is f64; bf16/f16/f8 operands are
+widened exactly to f32 and the result rounded once); complex numbers in c64/c128; integers
+wrap in the result type. Ragged-dot and scaled-dot stay on the interpreter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.dtypes import ElementType
+from xlapy.interpreter.evals.contraction import (
+    accumulator_dtype,
+    from_accumulator,
+    to_accumulator,
+    wrap_integer,
+)
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Array, Value
+
+# Integer sums whose every partial sum stays below 2**53 in magnitude are exact in f64, in any
+# summation order, so dgemm computes them exactly.
+_F64_EXACT = float(2**53)
+
+
+def _free_dims(rank: int, batch: Sequence[int], contract: Sequence[int]) -> list[int]:
+    return [d for d in range(rank) if d not in batch and d not in contract]
+
+
+def _as_bmk(x: Array, batch: Sequence[int], free: Sequence[int], contract: Sequence[int]) -> Array:
+    """``x`` as ``[b, m, k]`` (a view when the layout allows, else a copy)."""
+    b = math.prod(x.shape[d] for d in batch)
+    m = math.prod(x.shape[d] for d in free)
+    k = math.prod(x.shape[d] for d in contract)
+    return x.transpose([*batch, *free, *contract]).reshape(b, m, k)
+
+
+def _integer_product(left: Array, right: Array, result_type: ElementType) -> Array:
+    """``left @ right`` for integer/pred operands, wrapped to ``result_type``.
+
+    Exact by either route: dgemm when every partial sum is below 2**53 (checked on the
+    operands' actual ranges), else int64/uint64 matmul, which wraps modulo 2**64 and so agrees
+    with the result type's wrap-around.
+    """
+    k = left.shape[-1]
+
+    def bound(x: Array) -> float:
+        if x.size == 0:
+            return 0.0
+        return float(max(abs(int(x.max())), abs(int(x.min()))))
+
+    if bound(left) * bound(right) * k < _F64_EXACT:
+        total = np.matmul(left.astype(np.float64), right.astype(np.float64)).astype(np.int64)
+    else:
+        wide = np.uint64 if result_type.is_unsigned else np.int64
+        total = np.matmul(left.astype(np.int64).astype(wide), right.astype(np.int64).astype(wide))
+    if result_type.is_pred:
+        return np.asarray(total != 0)
+    return wrap_integer(total.view(np.uint64), result_type)
+
+
+@kernel_for(Opcode.DOT, priority=10)
+def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """``result[batch..., lhs_free..., rhs_free...] = sum_k lhs * rhs`` as one (batched)
+    matmul: operands viewed as ``[b, m, k]`` and ``[b, k, n]``.
+
+    Spec: OPS.md DotGeneral. Integers and pred are exact (bit-identical to the interpreter);
+    floats and complex numbers go through BLAS, whose summation order is its own.
+    """
+    lhs_shape, rhs_shape = (o.shape for o in instr.operands)
+    if not (lhs_shape.is_array and rhs_shape.is_array and instr.shape.is_array):
+        raise NoKernel("dot of non-array operands")
+    if not (lhs_shape.is_static and rhs_shape.is_static):
+        raise NoKernel("dynamic dimensions")
+    a = instr.attrs
+    lb, lc = tuple(a.lhs_batch_dims), tuple(a.lhs_contracting_dims)
+    rb, rc = tuple(a.rhs_batch_dims), tuple(a.rhs_contracting_dims)
+    lf = _free_dims(lhs_shape.rank, lb, lc)
+    rf = _free_dims(rhs_shape.rank, rb, rc)
+    result_type = instr.shape.element_type
+    out_dims = tuple(instr.shape.dims)
+    types = (lhs_shape.element_type, rhs_shape.element_type)
+    if any(t.is_complex for t in types) and not result_type.is_complex:
+        raise NoKernel("complex operands with a real result (the interpreter reports it)")
+    exact = result_type.is_integer or result_type.is_pred
+    if exact and not all(t.is_integer or t.is_pred for t in types):
+        raise NoKernel(f"{types[0]} x {types[1]} -> {result_type}")
+    flush = options.flush_denormals
+
+    if exact:
+
+        def run(operands: list[Value], ctx: RunContext) -> Value:
+            lhs, rhs = (np.asarray(v) for v in operands)
+            left = _as_bmk(lhs, lb, lf, lc)
+            right = _as_bmk(rhs, rb, rf, rc).transpose(0, 2, 1)
+            return _integer_product(left, right, result_type).reshape(out_dims)
+
+        how = "matmul, exact integers (f64 BLAS when it cannot round, else int64)"
+        return Kernel(run=run, how=how, exact=True)
+
+    native = result_type in (dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128) and all(
+        t is result_type for t in types
+    )
+
+    def run_float(operands: list[Value], ctx: RunContext) -> Value:
+        lhs, rhs = (np.asarray(v) for v in operands)
+        if native and not flush:
+            left, right = lhs, rhs
+        else:
+            acc = accumulator_dtype(result_type, lhs, rhs)
+            left, right = to_accumulator(lhs, acc, flush), to_accumulator(rhs, acc, flush)
+        product = np.matmul(
+            _as_bmk(left, lb, lf, lc), _as_bmk(right, rb, rf, rc).transpose(0, 2, 1)
+        )
+        total = product.reshape(out_dims)
+        if native and not flush:
+            return total
+        return from_accumulator(total, result_type, flush)
+
+    blas = {"f": "sgemm/dgemm", "c": "cgemm/zgemm"}["c" if result_type.is_complex else "f"]
+    return Kernel(run=run_float, how=f"BLAS {blas} via numpy matmul", exact=False)
