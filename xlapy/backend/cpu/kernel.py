@@ -54,13 +54,28 @@ class RunContext:
             kernel, e.g. a region with no compiled form).
         call: runs a computation of the module as a compiled plan: ``call(comp, args)``.
         donatable: positions of operands whose buffers die at this instruction and belong to
-            the program (never a user's argument): the kernel may overwrite them in place.
+            the program (never a user's argument): the kernel may overwrite them in place
+            (check ``flags.writeable`` and the strides first: a donated array may be a view)
+            and return them as its result.
+        call_owned: ``call_owned(comp, args, owned) -> (value, owned_result)`` runs ``comp`` as
+            a compiled plan that may overwrite the array leaves of ``args`` flagged in
+            ``owned`` (one flag per leaf of the flattened arguments: only leaves the caller
+            could donate); ``owned_result`` flags the result's leaves the caller now owns (a
+            loop passes them to the next iteration). None outside a compiled program.
+
+    The context belongs to one running plan; read it during the kernel's call only.
     """
 
     device: DeviceState
     evaluator: Evaluator
     call: Callable[[HloComputation, Sequence[Value]], Value]
     donatable: frozenset[int] = frozenset()
+    call_owned: (
+        Callable[
+            [HloComputation, Sequence[Value], tuple[bool, ...]], tuple[Value, tuple[bool, ...]]
+        ]
+        | None
+    ) = None
 
 
 @dataclass(frozen=True)
@@ -75,6 +90,16 @@ class Kernel:
             sgemm"``).
         source: generated source, if any (shown by ``report(sources=True)``).
         compile_seconds: time spent building this kernel.
+        views: operand positions whose memory the result may share (a numpy view, or the
+            operand returned as it is); None means any operand (the safe default). A kernel
+            whose result is always new memory says ``views=()``, which lets the program
+            donate its result to a later in-place kernel. Returning a *donated* operand's
+            buffer needs no entry here.
+        owns_result: False when the result may be memory that outlives the call (an array
+            the kernel keeps and returns again, another device's value): such a result is
+            never donated, and copied before it reaches the user.
+        calls: computations the kernel runs through ``ctx.call``/``ctx.call_owned``; the
+            program compiles them with the instruction (their steps appear in the report).
     """
 
     run: Callable[[list[Value], RunContext], Value]
@@ -83,6 +108,9 @@ class Kernel:
     compile_seconds: float = 0.0
     exact: bool = True
     notes: tuple[str, ...] = field(default=())
+    views: tuple[int, ...] | None = None
+    owns_result: bool = True
+    calls: tuple[HloComputation, ...] = ()
 
 
 KernelFactory = Callable[[HloInstruction, CompileOptions], Kernel]
