@@ -1,150 +1,393 @@
-"""Side-by-side timing of xlapy and XLA:CPU on the same programs (needs jax; not part of the
-package).
+"""Side-by-side timing of XLA:CPU, xlapy's compiled ``cpu`` platform and its ``interpreter``
+on the same programs (needs jax; not part of the package).
 
-  python3 benchmarks/run.py [--repeat N] [--filter TEXT]
+  python3 benchmarks/run.py [--filter TEXT] [--repeat N] [--platforms xla,cpu,interpreter]
+                            [--skip-cold] [--interpreter-timeout S] [--interpreter-budget S]
 
-Each program is a JAX function: it is lowered to HLO text once, loaded with ``xlapy.load`` and
-run with ``xlapy.run``; XLA:CPU runs the jitted function (warmed up, ``block_until_ready``).
-Reported: the median of N runs of each, their ratio (xlapy / XLA), and whether the outputs
-agree (integers exactly, floats within 1e-4 relative). Writes a markdown table to stdout and
+Each program (``programs.py``) is a JAX function lowered once to HLO text and loaded with
+``xlapy.load``. XLA:CPU runs the jitted function on device-resident inputs (warmed up,
+``block_until_ready``); ``cpu`` runs ``xlapy.compile(module, platform="cpu")`` after a first
+call; the interpreter runs in a child process, capped per call and per program. Reported per
+program: median times and ratios, cold and warm-cache compile seconds (fresh processes), peak
+memory of one ``cpu`` call, and whether outputs agree. Prints the table and writes
 ``benchmarks/results.md``.
 """
 
 from __future__ import annotations
 
 import argparse
-import statistics
+import math
+import os
+import platform
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
 import time
-from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import jax
-import jax.numpy as jnp
 import numpy as np
-from jax import lax
 
 import xlapy
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from measure import (
+    Agreement,
+    compare,
+    compile_in_fresh_process,
+    interpret_in_fresh_process,
+    load_npz,
+    median_seconds,
+    nbytes,
+    tracemalloc_peak,
+)
+from programs import PROGRAMS, Program, hlo_text, make_inputs
+
 HERE = Path(__file__).parent
+PLATFORMS = ("xla", "cpu", "interpreter")
 
 
-def _mlp(x, w1, w2):
-    return jnp.tanh(x @ w1) @ w2
+@dataclass
+class Row:
+    """Everything measured for one program (None: not measured)."""
+
+    name: str
+    issue: bool
+    xla: float | None = None
+    cpu: float | None = None
+    interp: float | None = None
+    interp_calls: int = 0
+    interp_capped: float | None = None  # the cap, when one call exceeded it
+    cold: float | None = None
+    warm: float | None = None
+    peak: int | None = None
+    rss_growth: int | None = None
+    io_bytes: int = 0
+    cpu_vs_xla: Agreement | None = None
+    cpu_vs_interp: Agreement | None = None
+    interp_vs_xla: Agreement | None = None
+    errors: list[str] = field(default_factory=list)
 
 
-def _mlp_grad(x, w1, w2):
-    return jax.grad(lambda a, b: (jnp.tanh(x @ a) @ b).sum(), argnums=(0, 1))(w1, w2)
+def _seconds(t: float | None) -> str:
+    if t is None:
+        return "—"
+    if t >= 1:
+        return f"{t:.2f} s"
+    if t >= 1e-3:
+        return f"{t * 1e3:.2f} ms"
+    return f"{t * 1e3:.3f} ms"
 
 
-def _cnn(x, k):
-    y = lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
-    return lax.reduce_window(jax.nn.relu(y), -jnp.inf, lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+def _ratio(num: float | None, den: float | None) -> str:
+    if num is None or den is None or den == 0:
+        return "—"
+    r = num / den
+    return f"{r:.2f}x" if r < 10 else f"{r:.0f}x"
 
 
-def _attention(q, k, v):
-    s = jnp.einsum("bqd,bkd->bqk", q, k) / np.sqrt(q.shape[-1])
-    return jnp.einsum("bqk,bkd->bqd", jax.nn.softmax(s, axis=-1), v)
+def _mb(n: int | None) -> str:
+    return "—" if n is None else f"{n / 1e6:.1f} MB"
 
 
-def _rnn(xs, w):
-    def step(h, x):
-        h = jnp.tanh(h @ w + x)
-        return h, h
-
-    return lax.scan(step, jnp.zeros(xs.shape[1:], xs.dtype), xs)[1]
+def _agree(a: Agreement | None) -> str:
+    if a is None:
+        return "—"
+    return a.text if a.ok else f"**NO: {a.text}**"
 
 
-def _random_bits(key):
-    return jax.random.bits(jax.random.wrap_key_data(key), (256, 256))
+def _interp_cell(row: Row) -> str:
+    if row.interp_capped is not None:
+        return f"> {row.interp_capped:.0f} s"
+    if row.interp is None:
+        return "—"
+    return _seconds(row.interp) + ("" if row.interp_calls >= 3 else f" (n={row.interp_calls})")
 
 
-def _programs() -> list[tuple[str, Callable[..., object], list[np.ndarray]]]:
-    r = np.random.default_rng(0)
-
-    def f32(*shape: int) -> np.ndarray:
-        return r.standard_normal(shape).astype(np.float32)
-
-    programs: list[tuple[str, Callable[..., object], list[np.ndarray]]] = []
-    for n in (64, 1024, 1 << 20):
-        programs.append((f"elementwise n={n}", lambda x: jnp.exp(x) * 2 + jnp.sin(x), [f32(n)]))
-        programs.append((f"reduce-sum n={n}", lambda x: x.sum(), [f32(n)]))
-    programs += [
-        ("mlp 128x256x10", _mlp, [f32(128, 256), f32(256, 256), f32(256, 10)]),
-        ("mlp grad", _mlp_grad, [f32(128, 256), f32(256, 256), f32(256, 10)]),
-        ("cnn 8x32x32x3", _cnn, [f32(8, 32, 32, 3), f32(3, 3, 3, 16)]),
-        ("attention 4x64x32", _attention, [f32(4, 64, 32), f32(4, 64, 32), f32(4, 64, 32)]),
-        (
-            "rnn scan 64 steps",
-            _rnn,
-            [f32(64, 16, 32), f32(32, 32) * 0.1],
-        ),  # contractive: not chaotic
-        ("sort 1M", jnp.sort, [f32(1 << 20)]),
-        ("top_k 1024x1024 k=8", lambda x: lax.top_k(x, 8), [f32(1024, 1024)]),
-        (
-            "gather/scatter-add",
-            lambda t, i: t.at[i].add(1.0)[i],
-            [f32(1000, 64), r.integers(0, 1000, 4096).astype(np.int32)],
-        ),
-        ("threefry bits 256x256", _random_bits, [np.array([0, 42], np.uint32)]),
-        ("fft 256x256", lambda x: jnp.fft.fft2(x).real, [f32(256, 256)]),
-    ]
-    return programs
+def _interp_ratio(row: Row) -> str:
+    if row.interp_capped is not None and row.cpu:
+        return f"> {row.interp_capped / row.cpu:.0f}x"
+    return _ratio(row.interp, row.cpu)
 
 
-def _median_seconds(fn: Callable[[], object], repeat: int) -> float:
-    fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+COLUMNS: list[tuple[str, str, object]] = [
+    ("program", "---", lambda r: r.name),
+    ("XLA:CPU", "---:", lambda r: _seconds(r.xla)),
+    ("cpu", "---:", lambda r: _seconds(r.cpu)),
+    ("interpreter", "---:", _interp_cell),
+    ("cpu/XLA", "---:", lambda r: _ratio(r.cpu, r.xla)),
+    ("interp/cpu", "---:", _interp_ratio),
+    ("compile cold", "---:", lambda r: _seconds(r.cold)),
+    ("compile warm", "---:", lambda r: _seconds(r.warm)),
+    ("peak (tracemalloc)", "---:", lambda r: _mb(r.peak)),
+    ("RSS growth", "---:", lambda r: _mb(r.rss_growth)),
+    ("args+results", "---:", lambda r: _mb(r.io_bytes)),
+    ("cpu vs XLA", "---", lambda r: _agree(r.cpu_vs_xla)),
+    ("cpu vs interp", "---", lambda r: _agree(r.cpu_vs_interp)),
+    ("interp vs XLA", "---", lambda r: _agree(r.interp_vs_xla)),
+]
 
 
-def _agree(ours: list[np.ndarray], theirs: list[np.ndarray]) -> bool:
-    for a, b in zip(ours, theirs, strict=True):
-        a, b = np.asarray(a), np.asarray(b)
-        if a.shape != b.shape:
-            return False
-        if np.issubdtype(b.dtype, np.floating):
-            if not np.allclose(
-                a, b, rtol=1e-4, atol=1e-5 * max(1.0, float(np.abs(b).max(initial=0)))
-            ):
-                return False
-        elif not np.array_equal(a, b):
-            return False
-    return True
+def _columns(platforms: set[str]) -> list[tuple[str, str, object]]:
+    """The table's columns for the platforms that ran."""
+    needs = {
+        "XLA:CPU": {"xla"},
+        "cpu": {"cpu"},
+        "interpreter": {"interpreter"},
+        "cpu/XLA": {"cpu", "xla"},
+        "interp/cpu": {"cpu", "interpreter"},
+        "compile cold": {"cpu"},
+        "compile warm": {"cpu"},
+        "peak (tracemalloc)": {"cpu"},
+        "RSS growth": {"cpu"},
+        "args+results": {"cpu"},
+        "cpu vs XLA": {"cpu", "xla"},
+        "cpu vs interp": {"cpu", "interpreter"},
+        "interp vs XLA": {"interpreter", "xla"},
+    }
+    return [c for c in COLUMNS if needs.get(c[0], set()) <= platforms]
+
+
+def _table_lines(rows: list[Row], platforms: set[str]) -> list[str]:
+    cols = _columns(platforms)
+    lines = ["| " + " | ".join(c[0] for c in cols) + " |", "|" + "|".join(c[1] for c in cols) + "|"]
+    for row in rows:
+        lines.append(_row_line(row, cols))
+    return lines
+
+
+def _row_line(row: Row, cols: list[tuple[str, str, object]]) -> str:
+    return "| " + " | ".join(str(c[2](row)) for c in cols) + " |"  # type: ignore[operator]
+
+
+def _bench(program: Program, platforms: set[str], args: argparse.Namespace, work: Path) -> Row:
+    row = Row(program.name, program.issue)
+    inputs = make_inputs(program)
+    text = hlo_text(program, inputs)
+    module = xlapy.load(text)
+    ref: list[np.ndarray] | None = None
+    if "xla" in platforms:
+        jitted = jax.jit(program.fn)
+        on_device = jax.device_put(inputs)
+        ref = [np.asarray(o) for o in jax.tree_util.tree_leaves(jitted(*on_device))]
+        row.xla = median_seconds(lambda: jax.block_until_ready(jitted(*on_device)), args.repeat)
+        del on_device
+    hlo_path, inputs_path = work / "program.hlo", work / "inputs.npz"
+    hlo_path.write_text(text)
+    np.savez(inputs_path, **{f"arg{i}": np.asarray(a) for i, a in enumerate(inputs)})
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
+    ours: list[np.ndarray] | None = None
+    if "cpu" in platforms:
+        if not args.skip_cold:
+            cold = compile_in_fresh_process(hlo_path, cache, None, args.compile_timeout)
+            warm = compile_in_fresh_process(hlo_path, cache, inputs_path, args.compile_timeout)
+            for label, res in (("cold compile", cold), ("warm compile", warm)):
+                if "error" in res:
+                    row.errors.append(f"{label}: {res['error']}")
+            row.cold = _float(cold.get("compile_seconds"))
+            row.warm = _float(warm.get("compile_seconds"))
+            row.rss_growth = _int(warm.get("rss_growth"))
+        os.environ["XLAPY_CACHE_DIR"] = str(cache)
+        try:
+            exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
+            ours = [np.asarray(o) for o in exe(*inputs)]
+            row.cpu = median_seconds(lambda: exe(*inputs), args.repeat)
+            row.peak = tracemalloc_peak(lambda: exe(*inputs))
+            row.io_bytes = nbytes(inputs) + nbytes(ours)
+        except Exception as exc:
+            row.errors.append(f"cpu: {type(exc).__name__}: {_first_line(exc)}")
+            ours = None
+    interp: list[np.ndarray] | None = None
+    if "interpreter" in platforms:
+        outputs_path = work / "outputs.npz"
+        res = interpret_in_fresh_process(
+            hlo_path,
+            inputs_path,
+            outputs_path,
+            args.repeat,
+            args.interpreter_timeout,
+            args.interpreter_budget,
+        )
+        times = [float(t) for t in res.get("times", [])]  # type: ignore[attr-defined]
+        if res.get("timed_out"):
+            row.interp_capped = args.interpreter_timeout
+        elif "error" in res:
+            row.errors.append(f"interpreter: {res['error']}")
+        elif times:
+            row.interp = float(np.median(times))
+            row.interp_calls = len(times)
+            interp = load_npz(outputs_path)
+    if ours is not None and ref is not None:
+        row.cpu_vs_xla = compare(ours, ref)
+    if ours is not None and interp is not None:
+        row.cpu_vs_interp = compare(ours, interp)
+    if interp is not None and ref is not None:
+        row.interp_vs_xla = compare(interp, ref)
+    shutil.rmtree(cache, ignore_errors=True)
+    return row
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [""])[0][:300]
+
+
+def _float(v: object) -> float | None:
+    return float(v) if isinstance(v, int | float) else None
+
+
+def _int(v: object) -> int | None:
+    return int(v) if isinstance(v, int) else None
+
+
+def _summary(rows: list[Row]) -> list[str]:
+    """The issue's targets, as measured: geomean of cpu/XLA over the issue programs, programs
+    above 2x, interpreter/cpu where the interpreter takes over a second, compile times."""
+    out: list[str] = []
+    issue = [r for r in rows if r.issue and r.cpu is not None and r.xla is not None]
+    if issue:
+        ratios = [r.cpu / r.xla for r in issue]  # type: ignore[operator]
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        above2 = [f"{r.name} ({x:.1f}x)" for r, x in zip(issue, ratios, strict=True) if x > 2]
+        above1 = [r.name for r, x in zip(issue, ratios, strict=True) if x > 1]
+        missing = sum(1 for r in rows if r.issue) - len(issue)
+        out.append(
+            f"- geometric mean of cpu/XLA over {len(issue)} issue programs: **{geo:.2f}x** "
+            f"(target <= 1.0){f'; {missing} did not run' if missing else ''}"
+        )
+        out.append(f"- above 2x: **{len(above2)}** ({', '.join(above2) or 'none'})")
+        out.append(f"- above 1x: {len(above1)} ({', '.join(above1) or 'none'})")
+    slow = [r for r in rows if r.cpu and (r.interp_capped or (r.interp or 0) > 1)]
+    if slow:
+        short = [
+            f"{r.name} ({(r.interp_capped or r.interp or 0) / r.cpu:.0f}x)"  # type: ignore[operator]
+            for r in slow
+            if (r.interp_capped or r.interp or 0) / r.cpu < 1000  # type: ignore[operator]
+        ]
+        out.append(
+            f"- interpreter over 1 s on {len(slow)} programs; under 1000x the cpu time: "
+            f"{len(short)} ({', '.join(short) or 'none'})"
+        )
+    colds = [(r.cold, r.name) for r in rows if r.cold is not None]
+    warms = [(r.warm, r.name) for r in rows if r.warm is not None]
+    if colds:
+        t, name = max(colds)
+        out.append(f"- slowest cold compile: {t:.2f} s ({name}) (target <= 10 s)")
+    if warms:
+        t, name = max(warms)
+        out.append(f"- slowest warm-cache compile: {t:.2f} s ({name}) (target < 0.5 s)")
+    return out
+
+
+def _machine() -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.machine()}"
+
+
+def _commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return out.stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--filter", default="", help="programs whose name contains this text")
+    parser.add_argument("--repeat", type=int, default=5, help="timed repeats per platform")
+    parser.add_argument("--platforms", default=",".join(PLATFORMS))
+    parser.add_argument("--skip-cold", action="store_true", help="no fresh-process compiles")
+    parser.add_argument(
+        "--interpreter-timeout",
+        type=float,
+        default=60.0,
+        help="seconds one interpreter call may take before it is cut (reported as '> N s')",
+    )
+    parser.add_argument(
+        "--interpreter-budget",
+        type=float,
+        default=20.0,
+        help="no further interpreter repeats once the calls so far took this many seconds",
+    )
+    parser.add_argument("--compile-timeout", type=float, default=300.0)
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="markdown file to write (default: benchmarks/results.md, unless --filter is given)",
+    )
+    args = parser.parse_args()
+    wanted = set(args.platforms.split(","))
+    if not wanted <= set(PLATFORMS):
+        parser.error(f"--platforms: choose from {','.join(PLATFORMS)}; got {args.platforms}")
+    return args
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5)
-    parser.add_argument("--filter", default="")
-    args = parser.parse_args()
-    rows = ["| program | xlapy | XLA:CPU | ratio | outputs agree |", "|---|---:|---:|---:|---|"]
-    print(rows[0], rows[1], sep="\n", flush=True)
-    for name, fn, inputs in _programs():
-        if args.filter not in name:
-            continue
-        jitted = jax.jit(fn)
-        module = xlapy.load(jitted.lower(*inputs).compiler_ir("hlo").as_hlo_text(True))
-        theirs = [np.asarray(o) for o in jax.tree_util.tree_leaves(jitted(*inputs))]
-        ours = xlapy.run(module, *inputs)
-        t_xla = _median_seconds(
-            lambda f=jitted, a=inputs: jax.block_until_ready(f(*a)), args.repeat
-        )
-        t_ours = _median_seconds(lambda m=module, a=inputs: xlapy.run(m, *a), args.repeat)
-        row = (
-            f"| {name} | {t_ours * 1e3:.2f} ms | {t_xla * 1e3:.3f} ms | "
-            f"{t_ours / t_xla:.0f}x | {'yes' if _agree(ours, theirs) else 'NO'} |"
-        )
-        rows.append(row)
-        print(row, flush=True)
-    (HERE / "results.md").write_text(
-        f"# xlapy vs XLA:CPU (jax {jax.__version__}, median of {args.repeat})\n\n"
-        + "\n".join(rows)
-        + "\n"
-    )
+    args = _parse()
+    platforms = set(args.platforms.split(","))
+    notes: list[str] = []
+    if "cpu" in platforms and not hasattr(xlapy, "compile"):
+        platforms.discard("cpu")
+        notes.append("- the `cpu` platform is not built yet (`xlapy.compile` missing): skipped")
+        print(notes[-1], flush=True)
+    started = time.time()
+    load_before = os.getloadavg()
+    rows: list[Row] = []
+    header = _table_lines([], platforms)
+    cols = _columns(platforms)
+    print(*header, sep="\n", flush=True)
+    with tempfile.TemporaryDirectory(prefix="xlapy-bench-") as tmp:
+        for program in PROGRAMS:
+            if args.filter not in program.name:
+                continue
+            row = _bench(program, platforms, args, Path(tmp))
+            rows.append(row)
+            print(_row_line(row, cols), flush=True)
+            for err in row.errors:
+                print(f"  error in {row.name}: {err}", file=sys.stderr, flush=True)
+    elapsed = time.time() - started
+    load_after = os.getloadavg()
+    summary = _summary(rows)
+    errors = [f"- {r.name}: {e}" for r in rows for e in r.errors]
+    command = "python3 benchmarks/run.py " + shlex.join(sys.argv[1:])
+    import numba
+
+    doc = [
+        "# xlapy `cpu` vs XLA:CPU vs xlapy `interpreter`",
+        "",
+        f"- command: `{command.strip()}` (median of {args.repeat}; {elapsed / 60:.1f} min)",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}; xlapy commit "
+        f"{_commit()}; jax {jax.__version__}; numba {numba.__version__}; numpy {np.__version__}",
+        f"- machine: {_machine()}; load average {load_before[0]:.1f} at the start, "
+        f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
+        *notes,
+        "",
+        *_table_lines(rows, platforms),
+        "",
+        *summary,
+        *(["", "Errors:", *errors] if errors else []),
+        "",
+    ]
+    print("", *summary, *(["Errors:", *errors] if errors else []), sep="\n")
+    output = args.output or (None if args.filter else HERE / "results.md")
+    if output is not None:
+        output.write_text("\n".join(doc))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,138 @@
+"""Fresh-process measurements for the benchmark (imports xlapy only, never jax).
+
+python3 benchmarks/child.py compile HLO_FILE [--inputs NPZ]
+    Compiles on ``cpu`` (cache dir from ``$XLAPY_CACHE_DIR``); prints JSON with
+    ``compile_seconds`` (the executable's own figure) and ``wall`` (the whole compile call).
+    With ``--inputs``, also calls the executable twice and reports ``rss_growth``: how far
+    the resident set rose above its size before the second call (Linux ``VmHWM`` after a
+    ``clear_refs`` reset), which counts allocations that tracemalloc does not see (numba's).
+python3 benchmarks/child.py interpret HLO_FILE --inputs NPZ --outputs NPZ --repeat N
+        --timeout S --budget S
+    Runs the interpreter up to N times (stopping once the calls so far took ``budget``
+    seconds); one call longer than ``timeout`` seconds is interrupted. Prints JSON with the
+    call times (or ``timed_out``) and saves the last call's outputs to ``--outputs``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+import xlapy
+
+# Programs whose first interpreter call is faster than this get a warm-up call.
+WARMUP_BELOW = 0.5
+# One timed repeat lasts at least this long (several calls of a fast program).
+MIN_REPEAT_SECONDS = 0.005
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _load_inputs(path: str) -> list[np.ndarray]:
+    with np.load(path) as archive:
+        return [archive[f"arg{i}"] for i in range(len(archive.files))]
+
+
+def _proc_status_kib(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise KeyError(field)
+
+
+def _rss_growth(exe: object, inputs: list[np.ndarray]) -> int | None:
+    """Bytes the resident set rose during one call (after a first call), or None off Linux."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")  # resets VmHWM to the current VmRSS
+        before = _proc_status_kib("VmRSS")
+    except OSError:
+        return None
+    out = exe(*inputs)  # type: ignore[operator]
+    peak = _proc_status_kib("VmHWM")
+    del out
+    return max(0, peak - before) * 1024
+
+
+def compile_main(args: argparse.Namespace) -> dict[str, object]:
+    module = xlapy.load(Path(args.hlo).read_text())
+    start = time.perf_counter()
+    exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
+    wall = time.perf_counter() - start
+    result: dict[str, object] = {"compile_seconds": float(exe.compile_seconds), "wall": wall}
+    if args.inputs:
+        inputs = _load_inputs(args.inputs)
+        first = exe(*inputs)
+        del first
+        result["rss_growth"] = _rss_growth(exe, inputs)
+    return result
+
+
+def interpret_main(args: argparse.Namespace) -> dict[str, object]:
+    from xlapy.interpreter.evaluator import load_evaluators
+
+    module = xlapy.load(Path(args.hlo).read_text())
+    inputs = _load_inputs(args.inputs)
+    load_evaluators()
+
+    def alarm(signum: int, frame: object) -> None:
+        raise _Timeout
+
+    signal.signal(signal.SIGALRM, alarm)
+    times: list[float] = []
+    outputs: list[np.ndarray] = []
+    calls, warmed = 1, False
+    while len(times) < args.repeat and sum(times) * calls < args.budget:
+        signal.setitimer(signal.ITIMER_REAL, args.timeout * calls)
+        start = time.perf_counter()
+        try:
+            for _ in range(calls):
+                outputs = xlapy.run(module, *inputs)
+        except _Timeout:
+            return {"timed_out": True, "times": times}
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+        elapsed = (time.perf_counter() - start) / calls
+        if not warmed and elapsed < WARMUP_BELOW:
+            # A fast program: the first call was a warm-up; later repeats batch calls so that
+            # each lasts MIN_REPEAT_SECONDS.
+            calls = max(1, min(1000, int(MIN_REPEAT_SECONDS / elapsed)))
+            warmed = True
+            continue
+        warmed = True
+        times.append(elapsed)
+    np.savez(args.outputs, *[np.asarray(o) for o in outputs])
+    return {"timed_out": False, "times": times}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="mode", required=True)
+    c = sub.add_parser("compile")
+    c.add_argument("hlo")
+    c.add_argument("--inputs")
+    i = sub.add_parser("interpret")
+    i.add_argument("hlo")
+    i.add_argument("--inputs", required=True)
+    i.add_argument("--outputs", required=True)
+    i.add_argument("--repeat", type=int, required=True)
+    i.add_argument("--timeout", type=float, required=True)
+    i.add_argument("--budget", type=float, required=True)
+    args = parser.parse_args()
+    try:
+        result = compile_main(args) if args.mode == "compile" else interpret_main(args)
+    except Exception as exc:  # reported to the parent, which shows it in the table
+        first_line = (str(exc).splitlines() or [""])[0]
+        result = {"error": f"{type(exc).__name__}: {first_line[:300]}"}
+    json.dump(result, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()

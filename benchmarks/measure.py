@@ -1,0 +1,165 @@
+"""Measurement helpers for the benchmark: timing, output comparison, peak memory, and the
+fresh-process runs of ``child.py`` (cold/warm compile, the interpreter under a time cap)."""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).parent
+
+# One timed repeat lasts at least this long: fast programs are called several times per repeat
+# and the per-call time is reported, so timer resolution and one-off hiccups matter less.
+MIN_REPEAT_SECONDS = 0.005
+
+
+def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+    """Median per-call seconds of ``fn`` over ``repeat`` repeats, after one warm-up call.
+
+    Each repeat calls ``fn`` k times, k chosen from the warm-up so a repeat lasts at least
+    ``MIN_REPEAT_SECONDS``.
+    """
+    start = time.perf_counter()
+    fn()
+    first = time.perf_counter() - start
+    calls = max(1, min(1000, int(MIN_REPEAT_SECONDS / max(first, 1e-9))))
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - start) / calls)
+    return statistics.median(times)
+
+
+def tracemalloc_peak(fn: Callable[[], object]) -> int:
+    """Peak bytes traced by tracemalloc during one call of ``fn`` (numpy reports its buffers;
+    memory numba's runtime allocates inside compiled code is not traced)."""
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        result = fn()
+        _, peak = tracemalloc.get_traced_memory()
+        del result
+    finally:
+        tracemalloc.stop()
+    return peak
+
+
+def nbytes(values: Sequence[object]) -> int:
+    return sum(np.asarray(v).nbytes for v in values)
+
+
+# Elementwise relative difference |a - b| / max(|b|, FLOOR * max|b|): the floor keeps values
+# near zero (where any rounding is a large relative change) from dominating.
+REL_FLOOR = 1e-3
+# A float difference above this is flagged as a disagreement.
+REL_LIMIT = 1e-3
+
+
+@dataclass(frozen=True)
+class Agreement:
+    """How two lists of outputs compare: ``ok`` and a short text for the table."""
+
+    ok: bool
+    text: str
+
+
+def compare(ours: Sequence[object], ref: Sequence[object]) -> Agreement:
+    """Integers and booleans must be equal; floats show their largest relative difference
+    ("exact" when bit-identical); NaNs must sit at the same places."""
+    if len(ours) != len(ref):
+        return Agreement(False, f"{len(ours)} outputs vs {len(ref)}")
+    worst = 0.0
+    exact = True
+    for a, b in zip(ours, ref, strict=True):
+        a, b = np.asarray(a), np.asarray(b)
+        if a.shape != b.shape or a.dtype != b.dtype:
+            return Agreement(False, f"{a.dtype}{list(a.shape)} vs {b.dtype}{list(b.shape)}")
+        if a.dtype.kind not in "fc":
+            if not np.array_equal(a, b):
+                return Agreement(False, f"{int(np.sum(a != b))} elements differ")
+            continue
+        if a.tobytes() == b.tobytes():
+            continue
+        exact = False
+        nan_a, nan_b = np.isnan(a), np.isnan(b)
+        if not np.array_equal(nan_a, nan_b):
+            return Agreement(False, f"NaN at {int(np.sum(nan_a != nan_b))} places differs")
+        keep = ~nan_b
+        a64, b64 = a[keep].astype(np.complex128), b[keep].astype(np.complex128)
+        same = a64 == b64  # equal infinities have a NaN difference
+        diff = np.abs(np.where(same, 0, a64 - b64))
+        scale = float(np.abs(b64).max(initial=0.0))
+        denom = np.maximum(np.abs(b64), REL_FLOOR * scale)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rel = np.where(diff == 0, 0.0, diff / np.where(denom == 0, 1.0, denom))
+        rel = np.where(np.isnan(rel), np.inf, rel)
+        worst = max(worst, float(rel.max(initial=0.0)))
+    if exact:
+        return Agreement(True, "exact")
+    return Agreement(worst <= REL_LIMIT, f"{worst:.1e}")
+
+
+def _run_child(argv: Sequence[str], env: dict[str, str], timeout: float) -> dict[str, object]:
+    """Runs ``child.py`` with ``argv``; its JSON result, or ``{"error": ...}``."""
+    try:
+        done = subprocess.run(
+            [sys.executable, str(HERE / "child.py"), *argv],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"no answer within {timeout:.0f} s", "timed_out": True}
+    try:
+        result = json.loads(done.stdout)
+    except json.JSONDecodeError:
+        tail = (done.stderr.strip().splitlines() or ["(no output)"])[-1]
+        return {"error": f"exit {done.returncode}: {tail[:300]}"}
+    assert isinstance(result, dict)
+    return result
+
+
+def _child_env(cache_dir: Path | None = None) -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
+    if cache_dir is not None:
+        env["XLAPY_CACHE_DIR"] = str(cache_dir)
+    return env
+
+
+def compile_in_fresh_process(
+    hlo: Path, cache_dir: Path, inputs: Path | None, timeout: float
+) -> dict[str, object]:
+    """``child.py compile`` with ``XLAPY_CACHE_DIR=cache_dir``."""
+    argv = [str(hlo)] + (["--inputs", str(inputs)] if inputs else [])
+    return _run_child(["compile", *argv], _child_env(cache_dir), timeout)
+
+
+def interpret_in_fresh_process(
+    hlo: Path, inputs: Path, outputs: Path, repeat: int, timeout: float, budget: float
+) -> dict[str, object]:
+    """``child.py interpret``: one call is cut at ``timeout`` s, repeats stop after ``budget``."""
+    argv = [str(hlo), "--inputs", str(inputs), "--outputs", str(outputs)]
+    argv += ["--repeat", str(repeat), "--timeout", str(timeout), "--budget", str(budget)]
+    # A call stuck in one long C routine cannot be interrupted by the child's alarm.
+    hard = timeout + budget + 120
+    return _run_child(["interpret", *argv], _child_env(), hard)
+
+
+def load_npz(path: Path) -> list[np.ndarray]:
+    with np.load(path) as archive:
+        return [archive[f"arr_{i}"] for i in range(len(archive.files))]
