@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Runs the test suite in a fresh virtualenv (.venv), installing what it needs first.
+# Runs the test suite in a virtualenv (.venv), installing what it needs first: the test tools
+# and the oracle extra (JAX/XLA), so every test that compares with XLA runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e '.[test]'
+.venv/bin/pip install -q -e '.[test,oracle]'
 .venv/bin/ruff check xlapy tests
-.venv/bin/python -m pytest -n auto "$@"
+XLAPY_REQUIRE_EXTRAS=1 .venv/bin/python -m pytest -n auto "$@"

@@ -329,7 +329,17 @@ def test_top_k(data: st.DataObject) -> None:
     dims = data.draw(shapes(min_rank=1, max_rank=3, max_side=6), label="dims")
     k = data.draw(st.integers(0, dims[-1]), label="k")
     x = data.draw(arrays(t, dims), label="operand")
-    run(lambda v: lax.top_k(v, k), [x], f"top_k k={k} {t}")
+    # As in test_sort: the reference interpreter orders some +NaNs first (f8e3m4 0x71, f64
+    # signaling NaNs); XLA:CPU and OPS.md's total order put them last.
+    narrow = t.is_float and bool(np.isnan(x.astype(np.float64)).any())
+    check(
+        lambda v: lax.top_k(v, k),
+        [x],
+        EXACT,
+        reference_tolerance=Ignore("reference sorts fp8 NaN first") if narrow else BITWISE,
+        stablehlo_tolerance=BITWISE,
+        what=f"top_k k={k} {t}",
+    )
 
 
 @pytest.mark.parametrize("t", [t for t in XLA_TYPES if not t.is_pred], ids=lambda t: t.name)

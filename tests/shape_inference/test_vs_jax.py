@@ -43,7 +43,9 @@ def test_pad(dims, data):
     x = _param(b, 0, dims)
     try:
         want = _jax_dims(lambda v: lax.pad(v, 0.0, config), dims)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError) as err:
+        if "after padding is not at least 0" not in str(err):
+            raise  # jax rejected the program for another reason: show it
         with pytest.raises(InvalidArgument, match=r"pad \[C4\]"):
             ops.Pad(x, ops.ConstantR0(b, 0.0), config)
         return

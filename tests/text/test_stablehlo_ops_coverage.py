@@ -78,8 +78,8 @@ def test_ffi_custom_call_takes_its_options_from_mhlo_backend_config() -> None:
     a = np.array([[2.0, 0.0], [3.0, 4.0]], np.float32)
     b = np.array([[1.0, 2.0], [5.0, 6.0]], np.float32)
     (x,) = xlapy.run(module, a, b)
-    unit = np.array([[1.0, 0.0], [3.0, 1.0]], np.float32)
-    np.testing.assert_allclose(x, np.linalg.solve(unit, b), rtol=1e-6)
+    # Forward substitution with the unit lower triangle [[1, 0], [3, 1]]: exact in f32.
+    assert x.tolist() == [[1.0, 2.0], [2.0, 0.0]]
 
 
 def test_quantized_ops_keep_a_clear_out_of_scope_error() -> None:
