@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import OpMetadata, RawAttribute, Sharding
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import VARIADIC, AttrKind, Attrs, OpDef, opdef
@@ -107,6 +108,13 @@ class HloInstruction:
             elif spec.kind is AttrKind.COMPUTATIONS:
                 result.extend(value)
         return result
+
+    def replace_all_uses_with(self, new: HloInstruction) -> None:
+        """Makes every use of this instruction in its computation (operands, control edges,
+        the root) use ``new`` instead; this instruction stays, without users."""
+        if self.parent is None:
+            raise InvalidArgument(f"{self.name} belongs to no computation")
+        self.parent.replace_all_uses(self, new)
 
     def walk_operands(self) -> Iterator[HloInstruction]:
         yield from self.operands

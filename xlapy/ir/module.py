@@ -85,15 +85,54 @@ class HloModule:
         names[unique] = owner
         return unique
 
-    def add_computation(self, comp: HloComputation, *, entry: bool = False) -> HloComputation:
+    def add_computation(
+        self,
+        comp: HloComputation,
+        *,
+        entry: bool = False,
+        before: HloComputation | None = None,
+    ) -> HloComputation:
+        """Adds ``comp`` at the end, or just before ``before`` (callees must come before their
+        callers); its computation and instruction names are made unique in the module."""
         comp.parent = self
         comp.name = self.unique_name(comp.name, comp, computation=True)
         for instr in comp.instructions:
             instr.name = self.unique_name(instr.name, instr)
-        self.computations.append(comp)
+        if before is None:
+            self.computations.append(comp)
+        else:
+            self.computations.insert(self.computations.index(before), comp)
         if entry:
             self._entry = comp
         return comp
+
+    def remove_computation(self, comp: HloComputation) -> None:
+        """Removes ``comp``, which must not be the entry nor be called by an instruction of
+        another computation of the module; its names become free again.
+
+        Raises:
+            InvalidArgument: ``comp`` is the entry, is still called, or is not in the module.
+        """
+        if comp is self.entry:
+            raise InvalidArgument(f"cannot remove computation {comp.name}: it is the entry")
+        if not any(c is comp for c in self.computations):
+            raise InvalidArgument(f"computation {comp.name} is not in module {self.name}")
+        for other in self.computations:
+            if other is comp:
+                continue
+            for instr in other.instructions:
+                if any(c is comp for c in instr.called_computations()):
+                    raise InvalidArgument(
+                        f"cannot remove computation {comp.name}: {instr.name} in "
+                        f"{other.name} calls it"
+                    )
+        self.computations = [c for c in self.computations if c is not comp]
+        if self._computation_names.get(comp.name) is comp:
+            del self._computation_names[comp.name]
+        for instr in comp.instructions:
+            if self._names.get(instr.name) is instr:
+                del self._names[instr.name]
+        comp.parent = None
 
     @property
     def entry(self) -> HloComputation:

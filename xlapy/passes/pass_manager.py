@@ -3,13 +3,17 @@
 
 A pass is a frozen dataclass with a ``name`` ClassVar and ``run(module) -> bool`` (True when it
 changed the module). ``XLAPY_DUMP=<dir>`` writes the module after each pass as
-``<nn>.<pass>.hlo``.
+``<nn>.<pass>.hlo``. ``collect_stats()`` counts the rewrite rules that fire (``record``), for
+``xlapy opt --stats``.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar, TypeVar
@@ -64,6 +68,33 @@ def load_passes() -> None:
 
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
         importlib.import_module(f"{package.__name__}.{info.name}")
+
+
+_FIRED: ContextVar[Counter[str] | None] = ContextVar("xlapy_pass_stats", default=None)
+
+
+def record(event: str, count: int = 1) -> None:
+    """Counts ``event`` (a rule that fired, named ``<pass>/<rule>``) in the innermost active
+    ``collect_stats`` block; does nothing outside one."""
+    fired = _FIRED.get()
+    if fired is not None:
+        fired[event] += count
+
+
+@contextmanager
+def collect_stats() -> Iterator[Counter[str]]:
+    """Collects the events ``record``-ed by the passes run inside the block::
+
+    with collect_stats() as fired:
+        pipeline.run(module)
+    fired.most_common()  # [("algebraic-simplifier/fold_mul_one", 3), ...]
+    """
+    fired: Counter[str] = Counter()
+    token = _FIRED.set(fired)
+    try:
+        yield fired
+    finally:
+        _FIRED.reset(token)
 
 
 def _verify(module: HloModule, after: str) -> None:
