@@ -1,0 +1,191 @@
+"""The compiled sort kernel against the interpreter, bit for bit: recognised comparators
+(LT/GT, TOTALORDER, jax's NaN/-0 canonicalising key, lexicographic chains, payloads), every
+key type, NaNs and signed zeros, sort dimensions, empty arrays; others get no kernel."""
+
+import itertools
+
+import ml_dtypes
+import numpy as np
+import pytest
+from op_kernels_util import assert_same, build, random_array, run_both, type_name
+
+from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.backend.cpu.kernels.sort import stable_argsort
+from xlapy.text.hlo_parser import parse_hlo
+
+JAX_KEY = """  ne.{s} = pred[] compare(p.{s}, p.{s}), direction=NE
+  eq.{s} = pred[] compare(p.{s}, zero), direction=EQ
+  sel.{s} = {t}[] select(eq.{s}, zero, p.{s})
+  key.{s} = {t}[] select(ne.{s}, qnan, sel.{s})"""
+
+
+def comparator(types, body):
+    params = "\n".join(f"  p.{i} = {types[i // 2]}[] parameter({i})" for i in range(2 * len(types)))
+    return f"cmp {{\n{params}\n{body}\n}}\n"
+
+
+def sort_text(arrays, body, dimension=-1, extra=""):
+    types = [type_name(a) for a in arrays]
+    shape = ",".join(map(str, arrays[0].shape))
+    dim = dimension % arrays[0].ndim
+    params = "\n".join(f"  a{i} = {t}[{shape}] parameter({i})" for i, t in enumerate(types))
+    names = ", ".join(f"a{i}" for i in range(len(arrays)))
+    if len(arrays) == 1:
+        result = f"{types[0]}[{shape}]"
+    else:
+        result = "(" + ", ".join(f"{t}[{shape}]" for t in types) + ")"
+    return f"""HloModule m
+{comparator(types, body + extra)}
+ENTRY e {{
+{params}
+  ROOT s = {result} sort({names}), dimensions={{{dim}}}, is_stable=true, to_apply=cmp
+}}"""
+
+
+def special_floats(rng, dtype, shape):
+    x = random_array(rng, dtype, shape)
+    flat = x.reshape(-1)
+    picks = np.array([np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, 1.0, 1.0], np.float64)
+    where = rng.integers(0, flat.size, flat.size // 3 + 1) if flat.size else []
+    for i in where:
+        flat[i] = picks[rng.integers(0, len(picks))]
+    if dtype in (np.float32, np.float64) and flat.size:
+        # NaNs with other payloads and signs
+        bits = flat.view(f"u{flat.itemsize}")
+        nan = ~np.uint64(0) >> np.uint64(64 - 8 * flat.itemsize)
+        bits[0] = bits.dtype.type(nan)
+    return x
+
+
+LT = "  ROOT r = pred[] compare(p.0, p.1), direction=LT"
+GT = "  ROOT r = pred[] compare(p.0, p.1), direction=GT"
+LT_SWAPPED = "  ROOT r = pred[] compare(p.1, p.0), direction=LT"
+LT_TOTAL = "  ROOT r = pred[] compare(p.0, p.1), direction=LT, type=TOTALORDER"
+GT_TOTAL = "  ROOT r = pred[] compare(p.0, p.1), direction=GT, type=TOTALORDER"
+
+
+def jax_body(t, direction="LT"):
+    consts = f"  zero = {t}[] constant(0)\n  qnan = {t}[] constant(nan)\n"
+    keys = JAX_KEY.format(s=0, t=t) + "\n" + JAX_KEY.format(s=1, t=t)
+    root = f"  ROOT r = pred[] compare(key.0, key.1), direction={direction}, type=TOTALORDER"
+    return consts + keys + "\n" + root
+
+
+def check(text, *arrays, dimension=-1):
+    """Kernel == interpreter, bit for bit. An empty sort dimension is compared with the
+    operands themselves: the interpreter's eval fails on it (reshape(-1, 0))."""
+    if arrays[0].ndim and arrays[0].shape[dimension] == 0:
+        module = parse_hlo(text)
+        got = build(module.entry.root).run(list(arrays), None)
+        want = arrays[0] if len(arrays) == 1 else tuple(arrays)
+        assert_same(got, want)
+        return
+    got, want, kernel = run_both(text, *arrays)
+    assert kernel.exact
+    assert_same(got, want)
+
+
+FLOATS = [np.float32, np.float64, ml_dtypes.bfloat16, np.float16]
+INTS = [np.int8, np.uint8, np.int16, np.int32, np.uint32, np.int64, np.uint64, np.bool_]
+SHAPES = [(0,), (1,), (7,), (40,), (300,), (3, 50), (4, 0, 3), (2, 3, 33)]
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("body", [LT_TOTAL, GT_TOTAL, "jax", "jax_gt"])
+def test_sort_float_total_order(dtype, body):
+    rng = np.random.default_rng(0)
+    t = np.dtype(dtype).name
+    t = {"float32": "f32", "float64": "f64", "bfloat16": "bf16", "float16": "f16"}[t]
+    text_body = {"jax": jax_body(t), "jax_gt": jax_body(t, "GT")}.get(body, body)
+    for shape in SHAPES:
+        x = special_floats(rng, dtype, shape)
+        for dimension in range(len(shape)):
+            check(sort_text([x], text_body, dimension), x, dimension=dimension)
+
+
+@pytest.mark.parametrize("dtype", INTS)
+@pytest.mark.parametrize("body", [LT, GT, LT_SWAPPED])
+def test_sort_integers_with_payload(dtype, body):
+    rng = np.random.default_rng(1)
+    for shape in SHAPES:
+        keys = random_array(rng, dtype, shape)
+        if keys.size and dtype != np.bool_:
+            keys.reshape(-1)[: keys.size // 2] %= 5  # many ties: stability matters
+        payload = random_array(rng, np.float32, shape)
+        for dimension in range(len(shape)):
+            text = sort_text([keys, payload], body, dimension)
+            check(text, keys, payload, dimension=dimension)
+
+
+def test_sort_key_is_second_operand():
+    rng = np.random.default_rng(2)
+    values = random_array(rng, np.int32, (5, 64))
+    keys = rng.integers(0, 4, (5, 64)).astype(np.int16)
+    body = "  ROOT r = pred[] compare(p.2, p.3), direction=LT"
+    text = sort_text([values, keys], body)
+    got, want, _ = run_both(text, values, keys)
+    assert_same(got, want)
+
+
+def test_sort_float_compare_without_nan_and_with_nan_falls_back():
+    rng = np.random.default_rng(3)
+    x = random_array(rng, np.float32, (1000,))
+    x[::7] = 0.0
+    x[::11] = -0.0
+    got, want, _ = run_both(sort_text([x], LT), x)
+    assert_same(got, want)
+    x[5] = np.nan  # not a strict weak order: the kernel runs the interpreter's eval
+    got, want, _ = run_both(sort_text([x], LT), x)
+    assert_same(got, want)
+
+
+@pytest.mark.parametrize(("first", "second"), list(itertools.product(["LT", "GT"], ["LT", "GT"])))
+def test_sort_lexicographic_two_keys(first, second):
+    rng = np.random.default_rng(4)
+    a = rng.integers(0, 3, (4, 100)).astype(np.float32)
+    a[0, :5] = np.nan
+    b = rng.integers(-5, 5, (4, 100)).astype(np.int32)
+    c = random_array(rng, np.uint8, (4, 100))
+    body = f"""  lt0 = pred[] compare(p.0, p.1), direction={first}, type=TOTALORDER
+  eq0 = pred[] compare(p.0, p.1), direction=EQ, type=TOTALORDER
+  lt1 = pred[] compare(p.2, p.3), direction={second}
+  and0 = pred[] and(eq0, lt1)
+  ROOT r = pred[] or(lt0, and0)"""
+    got, want, kernel = run_both(sort_text([a, b, c], body), a, b, c)
+    assert "2 key(s)" in kernel.how
+    assert_same(got, want)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "  ROOT r = pred[] compare(p.0, p.1), direction=LE",
+        "  ROOT r = pred[] compare(p.0, p.2), direction=LT",
+        "  neg = f32[] negate(p.0)\n  ROOT r = pred[] compare(neg, p.1), direction=LT",
+        "  ROOT r = pred[] compare(p.0, p.0), direction=LT",
+    ],
+)
+def test_sort_unrecognised_comparators_have_no_kernel(body):
+    x = np.zeros(4, np.float32)
+    module = parse_hlo(sort_text([x, x], body))
+    with pytest.raises(NoKernel, match="comparator"):
+        build(module.entry.root)
+
+
+def test_sort_complex_key_has_no_kernel():
+    x = np.zeros(4, np.complex64)
+    text = sort_text([x], "  ROOT r = pred[] compare(p.0, p.1), direction=LT")
+    with pytest.raises(NoKernel, match="complex"):
+        build(parse_hlo(text).entry.root)
+
+
+def test_stable_argsort_long_rows_all_widths():
+    rng = np.random.default_rng(5)
+    for dtype in (np.uint8, np.uint16, np.uint32, np.uint64):
+        bits = rng.integers(0, np.iinfo(dtype).max, (3, 5000), dtype=dtype, endpoint=True)
+        bits[:, ::3] = bits[:, 0:1]  # ties
+        width = 8 * np.dtype(dtype).itemsize
+        order = stable_argsort(bits, width, 0, False)
+        np.testing.assert_array_equal(order, np.argsort(bits, axis=1, kind="stable"))
+        order = stable_argsort(bits[:1], width, 0, True)
+        np.testing.assert_array_equal(order[0], np.argsort(~bits[0], kind="stable"))

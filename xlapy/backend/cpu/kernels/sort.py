@@ -1,0 +1,384 @@
+"""Compiled ``sort`` for recognised comparators: a stable LSD radix argsort (numba) on integer
+keys derived from the sort key, then the operands gathered in that order.
+
+Recognised comparators are lexicographic chains of one-key comparisons,
+``compare(f(p[2k]), f(p[2k+1]))`` with direction LT/GT, where ``f`` is an element-wise
+function of its parameter alone (identity, or jax's canonicalisation of NaN and -0), joined
+as ``or(lt_0, and(eq_0, lt_1 ...))``. Any other comparator stays on the interpreter's eval.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.dtypes import ElementType
+from xlapy.interpreter.evals.compare_select import default_comparison_type, total_order_key
+from xlapy.interpreter.evals.elementwise import prepare
+from xlapy.interpreter.evaluator import EVALUATORS, Evaluator, load_evaluators
+from xlapy.ir.attrs import ComparisonDirection, ComparisonType
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import Trait
+from xlapy.literal import Array, Value
+
+# ---- stable radix argsort ------------------------------------------------------------------
+
+# Key encodings: how the raw bits of a key become an unsigned integer in the key's order.
+_UNSIGNED, _SIGNED, _TOTAL_ORDER = 0, 1, 2
+# Rows shorter than this are insertion-sorted (a radix pass costs 256 buckets).
+_INSERTION = 24
+
+
+@numba.njit(cache=True)
+def _encode(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """The order-preserving unsigned key of every raw bit pattern (2-D, same unsigned dtype;
+    see the key encodings): signed integers flip the sign bit; floats in total order flip
+    every bit when negative and the sign bit otherwise; a descending key is complemented (a
+    stable reversal)."""
+    rows, n = bits.shape
+    out = np.empty_like(bits)
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = (sign - np.uint64(1)) | sign
+    for r in range(rows):
+        for i in range(n):
+            k = np.uint64(bits[r, i]) & full
+            if mode == _SIGNED:
+                k ^= sign
+            elif mode == _TOTAL_ORDER:
+                k = (k ^ full) if (k & sign) else (k ^ sign)
+            if descending:
+                k ^= full
+            out[r, i] = k
+    return out
+
+
+@numba.njit(cache=True)
+def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_idx: Array) -> None:
+    """Stable ascending argsort of one row of unsigned ``keys`` into ``order``: LSD radix sort
+    by bytes (``passes`` of them), skipping bytes every key shares; insertion sort when short."""
+    n = keys.size
+    if n <= _INSERTION:
+        for i in range(n):
+            order[i] = i
+        for i in range(1, n):
+            moving = order[i]
+            k = keys[moving]
+            j = i - 1
+            while j >= 0 and keys[order[j]] > k:
+                order[j + 1] = order[j]
+                j -= 1
+            order[j + 1] = moving
+        return
+    # Byte p of a key: arithmetic shifts of the int64 view agree with logical ones on the
+    # low 8 bits, and stay in native signed arithmetic for every key width.
+    counts = np.zeros((passes, 256), np.int64)
+    for i in range(n):
+        k = np.int64(keys[i])
+        for p in range(passes):
+            counts[p, (k >> (8 * p)) & 255] += 1
+    src_k = keys.copy()
+    src_i = np.empty_like(buf_idx)
+    for i in range(n):
+        src_i[i] = i
+    dst_k = buf_keys
+    dst_i = buf_idx
+    offsets = np.empty(256, np.int64)
+    for p in range(passes):
+        shift = 8 * p
+        if counts[p, (np.int64(src_k[0]) >> shift) & 255] == n:
+            continue  # every key has this byte: the pass would not move anything
+        total = 0
+        for d in range(256):
+            offsets[d] = total
+            total += counts[p, d]
+        for i in range(n):
+            k = src_k[i]
+            d = (np.int64(k) >> shift) & 255
+            at = offsets[d]
+            dst_k[at] = k
+            dst_i[at] = src_i[i]
+            offsets[d] = at + 1
+        src_k, dst_k = dst_k, src_k
+        src_i, dst_i = dst_i, src_i
+    order[:] = src_i
+
+
+@numba.njit(cache=True)
+def _argsort_one(keys: Array, order: Array) -> None:
+    """Stable argsort of the one row of ``keys`` into ``order``."""
+    _argsort_row(keys[0], keys.itemsize, order[0], np.empty_like(keys[0]), np.empty_like(order[0]))
+
+
+@numba.njit(cache=True, parallel=True)
+def _argsort_rows(keys: Array, order: Array) -> None:
+    """Stable argsort of every row of a 2-D unsigned key array into ``order`` (rows in
+    parallel)."""
+    rows = keys.shape[0]
+    passes = keys.itemsize
+    for r in numba.prange(rows):
+        _argsort_row(keys[r], passes, order[r], np.empty_like(keys[r]), np.empty_like(order[r]))
+
+
+def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """The stable argsort (int32 when it fits, else int64) along the last axis of a 2-D array
+    of raw key bits (an unsigned dtype of the key's storage width)."""
+    order = np.empty(bits.shape, np.int32 if bits.shape[1] < 2**31 else np.int64)
+    keys = _encode(bits, width, mode, descending)
+    (_argsort_one if bits.shape[0] == 1 else _argsort_rows)(keys, order)
+    return order
+
+
+def _warm_up() -> None:
+    stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
+
+
+# ---- comparator recognition ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SortKey:
+    """One comparison of a lexicographic comparator: operand ``operand`` through the
+    element-wise function rooted at ``expr`` (a parameter for the identity), compared with
+    ``ctype`` (None: the default of its type), ascending or descending."""
+
+    operand: int
+    expr: HloInstruction
+    parameter: int
+    descending: bool
+    ctype: ComparisonType | None
+
+
+def _single_parameter(x: HloInstruction) -> int | None:
+    """The one parameter an element-wise scalar expression reads, or None (several, none, or
+    a non-element-wise op)."""
+    used: set[int] = set()
+
+    def walk(y: HloInstruction) -> bool:
+        if y.opcode is Opcode.PARAMETER:
+            used.add(y.parameter_number)
+            return True
+        if y.opcode is Opcode.CONSTANT:
+            return y.shape.is_array and y.shape.rank == 0
+        if Trait.ELEMENTWISE not in y.opdef.traits or not y.shape.is_array or y.shape.rank:
+            return False
+        return all(walk(o) for o in y.operands)
+
+    return used.pop() if walk(x) and len(used) == 1 else None
+
+
+def _same_function(x: HloInstruction, y: HloInstruction, px: int, py: int) -> bool:
+    """``x`` computes from parameter ``px`` what ``y`` computes from ``py`` (same ops, attrs,
+    types and constants)."""
+    if x.opcode is Opcode.PARAMETER or y.opcode is Opcode.PARAMETER:
+        return (
+            x.opcode is y.opcode is Opcode.PARAMETER
+            and x.parameter_number == px
+            and y.parameter_number == py
+        )
+    if x is y:
+        return x.opcode is Opcode.CONSTANT
+    return (
+        x.opcode is y.opcode
+        and x.shape == y.shape
+        and x.attrs == y.attrs
+        and len(x.operands) == len(y.operands)
+        and all(_same_function(a, b, px, py) for a, b in zip(x.operands, y.operands, strict=True))
+    )
+
+
+def _one_key(compare: HloInstruction, direction: ComparisonDirection) -> SortKey | None:
+    """The key of ``compare(f(p[a]), f(p[b]))`` with this direction (``a``, ``b`` the two
+    parameters of one operand), or None. ``compare(f(p[2k+1]), f(p[2k]))`` is descending."""
+    if compare.opcode is not Opcode.COMPARE or compare.attrs.direction is not direction:
+        return None
+    lhs, rhs = compare.operands
+    a, b = _single_parameter(lhs), _single_parameter(rhs)
+    if a is None or b is None or a == b or a // 2 != b // 2:
+        return None
+    if not _same_function(lhs, rhs, a, b):
+        return None
+    return SortKey(a // 2, lhs, a, a % 2 == 1, compare.attrs.type)
+
+
+def _same_key(first: SortKey, second: SortKey) -> bool:
+    return (
+        first.operand == second.operand
+        and first.ctype == second.ctype
+        and _same_function(first.expr, second.expr, first.parameter, second.parameter)
+    )
+
+
+def _strict(x: HloInstruction) -> SortKey | None:
+    """``lt(k)`` (ascending) or ``gt(k)`` (descending) as a key."""
+    for direction, gt in ((ComparisonDirection.LT, False), (ComparisonDirection.GT, True)):
+        key = _one_key(x, direction)
+        if key is not None:
+            return SortKey(key.operand, key.expr, key.parameter, key.descending != gt, key.ctype)
+    return None
+
+
+def _chain(x: HloInstruction) -> list[SortKey] | None:
+    """``strict(k)`` is ``[k]``; ``or(strict(k), and(eq(k), rest))`` is ``[k, *chain(rest)]``."""
+    key = _strict(x)
+    if key is not None:
+        return [key]
+    if x.opcode is not Opcode.OR or x.operands[1].opcode is not Opcode.AND:
+        return None
+    key = _strict(x.operands[0])
+    equal = _one_key(x.operands[1].operands[0], ComparisonDirection.EQ)
+    if key is None or equal is None or not _same_key(key, equal):
+        return None
+    tail = _chain(x.operands[1].operands[1])
+    return None if tail is None else [key, *tail]
+
+
+def recognise(comp: HloComputation) -> list[SortKey] | None:
+    """The keys of a lexicographic comparator, most significant first, or None (jax's
+    ``lax.sort(..., num_keys=n)`` gives such chains; ``jnp.sort`` a one-key comparator whose
+    ``f`` maps every NaN to one NaN and -0 to +0)."""
+    if any(not p.shape.is_array or p.shape.rank for p in comp.parameters):
+        return None
+    return _chain(comp.root)
+
+
+# ---- sort keys at run time -----------------------------------------------------------------
+
+
+def _key_bits(
+    key: SortKey, t: ElementType, values: Array, flush: bool
+) -> tuple[Array, int, int] | None:
+    """``(raw bits, width, encoding)`` of the key values ``values`` (of type ``t``), or None
+    when the comparison is not a strict weak order on them (FLOAT compare with a NaN)."""
+    ctype = key.ctype or default_comparison_type(t)
+    if t.is_float and ctype is ComparisonType.TOTALORDER:
+        if t.bits == 8 * values.dtype.itemsize and t is not dtypes.F8E8M0FNU:
+            return (
+                np.ascontiguousarray(values).view(f"u{values.dtype.itemsize}"),
+                t.bits,
+                _TOTAL_ORDER,
+            )
+        return total_order_key(values, t).view(np.uint64), 64, _SIGNED
+    if t.is_float:
+        (compute,) = prepare([values], [t], False, flush)
+        if np.isnan(compute).any():
+            return None
+        compute = compute + compute.dtype.type(0)  # -0 -> +0: FLOAT compares them equal
+        return compute.view(f"u{compute.dtype.itemsize}"), 8 * compute.dtype.itemsize, _TOTAL_ORDER
+    if t.is_pred:
+        return values.view(np.uint8), 8, _UNSIGNED
+    mode = _SIGNED if t.is_signed else _UNSIGNED
+    if t.bits == 8 * values.dtype.itemsize:
+        return values.view(f"u{values.dtype.itemsize}"), t.bits, mode
+    wide = values.astype(np.int64 if t.is_signed else np.uint64)
+    return wide.view(np.uint64), 64, mode
+
+
+def _check_key(key: SortKey, flush: bool) -> ElementType:
+    """The compared element type of a key; NoKernel for keys not handled here."""
+    t = key.expr.shape.element_type
+    ctype = key.ctype or default_comparison_type(t)
+    if t.is_complex:
+        raise NoKernel(f"complex sort key ({t})")
+    if t.is_float and ctype not in (ComparisonType.TOTALORDER, ComparisonType.FLOAT):
+        raise NoKernel(f"{t} key compared as {ctype.name}")
+    if not t.is_float and ctype is not default_comparison_type(t):
+        raise NoKernel(f"{t} key compared as {ctype.name}")
+    if flush and t.is_float and key.expr.opcode is not Opcode.PARAMETER:
+        raise NoKernel("key function under flush_denormals")
+    return t
+
+
+def _key_values(key: SortKey, line: Array, evaluator: Evaluator) -> Array:
+    """``f(line)``: the key's element-wise function applied to a whole 2-D line array by the
+    interpreter's element-wise evals (constants broadcast)."""
+    if key.expr.opcode is Opcode.PARAMETER:
+        return line
+    env: dict[int, Value] = {}
+
+    def value(x: HloInstruction) -> Value:
+        if id(x) not in env:
+            if x.opcode is Opcode.PARAMETER:
+                env[id(x)] = line
+            else:
+                operands = [value(o) for o in x.operands]
+                env[id(x)] = EVALUATORS[x.opcode](evaluator, x, operands)
+        return env[id(x)]
+
+    return np.asarray(value(key.expr))
+
+
+# ---- the kernel ----------------------------------------------------------------------------
+
+
+@kernel_for(Opcode.SORT, priority=10)
+def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """Sort with a recognised comparator: the stable order of the keys (the last key first,
+    then each more significant key stably, LSD), every operand gathered in it.
+
+    Spec: OPS.md Sort (stable for every comparator here). Bit-identical to the interpreter:
+    both produce the unique stable order of a strict weak order; a FLOAT comparison that
+    meets a NaN at run time (not a strict weak order) runs the interpreter's eval instead.
+    """
+    keys = recognise(instr.attrs.to_apply)
+    if keys is None:
+        raise NoKernel("comparator is not a chain of LT/GT comparisons of one operand's keys")
+    if any(not o.shape.is_array or not o.shape.is_static for o in instr.operands):
+        raise NoKernel("non-array or dynamic operands")
+    if any(k.operand >= len(instr.operands) for k in keys):
+        raise NoKernel("comparator parameters do not match the operands")
+    flush = options.flush_denormals
+    types = [_check_key(k, flush) for k in keys]
+    dims = instr.operands[0].shape.dims
+    rank = len(dims)
+    (dimension,) = instr.attrs.dimensions
+    if not -rank <= dimension < rank:
+        raise NoKernel("dimension out of range (the interpreter reports it)")
+    dimension %= max(rank, 1)
+    load_evaluators()
+    started = time.perf_counter()
+    _warm_up()
+    compile_seconds = time.perf_counter() - started
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        inputs = [np.asarray(v) for v in operands]
+        if rank == 0 or math.prod(dims) == 0 or dims[dimension] <= 1:
+            copies = [np.array(x, copy=True) for x in inputs]
+            return tuple(copies) if instr.shape.is_tuple else copies[0]
+        n = dims[dimension]
+        lines = [np.moveaxis(x, dimension, -1).reshape(-1, n) for x in inputs]
+        order: Array | None = None
+        for key, t in reversed(list(zip(keys, types, strict=True))):
+            values = _key_values(key, lines[key.operand], ctx.evaluator)
+            if order is not None:
+                values = np.take_along_axis(values, order, axis=1)
+            encoded = _key_bits(key, t, np.ascontiguousarray(values), flush)
+            if encoded is None:
+                return ctx.evaluator.evaluate(instr, operands)
+            bits, width, mode = encoded
+            step = stable_argsort(bits, width, mode, key.descending)
+            order = step if order is None else np.take_along_axis(order, step, axis=1)
+        assert order is not None
+        results = [_gathered(line, order, dims, dimension) for line in lines]
+        return tuple(results) if instr.shape.is_tuple else results[0]
+
+    how = f"numba stable radix argsort, {len(keys)} key(s), {len(instr.operands)} operand(s)"
+    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True)
+
+
+def _gathered(line: Array, order: Array, dims: Sequence[int], dimension: int) -> Array:
+    """``line`` (rows, n) reordered by ``order`` and laid out as the operand again."""
+    if line.shape[0] == 1:
+        moved = np.take(line[0], order[0])
+    else:
+        moved = np.take_along_axis(line, order, axis=1)
+    shape = [*dims[:dimension], *dims[dimension + 1 :], dims[dimension]]
+    return np.ascontiguousarray(np.moveaxis(moved.reshape(shape), -1, dimension))
