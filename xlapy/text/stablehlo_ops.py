@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from xlapy import dtypes
 from xlapy.errors import InvalidArgument
 from xlapy.ir import attrs as A
 from xlapy.ir.instruction import HloInstruction
@@ -161,6 +162,10 @@ def _constant(b: Builder, op: Op) -> list[HloInstruction]:
     if not isinstance(value, Literal):
         raise InvalidArgument("constant needs a dense value")
     shape = b.result_shape(op)
+    etype = shape.element_type if shape.is_array else None
+    if isinstance(etype, dtypes.QuantizedType) and value.shape.element_type is etype.storage:
+        # A quantized constant is written with its storage integers (``dense<..> : tensor<2xi8>``).
+        value = Literal(value.shape.with_element_type(etype), value.value)
     if not shape.compatible(value.shape):
         raise InvalidArgument(
             f"the value has type {value.shape.to_mlir()}; the result {shape.to_mlir()}"
@@ -387,7 +392,7 @@ def _batch_norm(b: Builder, op: Op) -> list[HloInstruction]:
 
 # ---- contractions -----------------------------------------------------------------------------
 
-_ALGORITHMS = {
+DOT_ALGORITHMS = {
     ("f16", "f16", "f16", 1): A.DotAlgorithm.DOT_F16_F16_F16,
     ("f16", "f16", "f32", 1): A.DotAlgorithm.DOT_F16_F16_F32,
     ("bf16", "bf16", "bf16", 1): A.DotAlgorithm.DOT_BF16_BF16_BF16,
@@ -400,6 +405,8 @@ _ALGORITHMS = {
     ("f32", "f32", "f32", 1): A.DotAlgorithm.DOT_F32_F32_F32,
     ("f64", "f64", "f64", 1): A.DotAlgorithm.DOT_F64_F64_F64,
 }
+"""``#stablehlo.dot_algorithm`` (lhs, rhs, accumulation type, primitive operations) -> the HLO
+algorithm; ``stablehlo_print_ops`` prints it back from this table."""
 
 
 def _algorithm(value: Any) -> A.DotAlgorithm | None:
@@ -414,9 +421,9 @@ def _algorithm(value: Any) -> A.DotAlgorithm | None:
     )
     if key[0].startswith("f8") and key[1].startswith("f8") and key[2] == "f32":
         return A.DotAlgorithm.DOT_ANY_F8_ANY_F8_F32
-    if key not in _ALGORITHMS:
+    if key not in DOT_ALGORITHMS:
         raise InvalidArgument(f"dot algorithm {key} has no HLO equivalent")
-    return _ALGORITHMS[key]
+    return DOT_ALGORITHMS[key]
 
 
 @lowers("stablehlo.dot")

@@ -32,13 +32,14 @@ from xlapy.text.mlir_ast import DialectAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import Builder, lowers
 from xlapy.text.stablehlo_ops import enum_member, enum_name, fields, int_attr, ints, precision
 
-_API_VERSIONS = {
+API_VERSIONS = {
     0: A.CustomCallApiVersion.ORIGINAL,
     1: A.CustomCallApiVersion.ORIGINAL,
     2: A.CustomCallApiVersion.STATUS_RETURNING,
     3: A.CustomCallApiVersion.STATUS_RETURNING_UNIFIED,
     4: A.CustomCallApiVersion.TYPED_FFI,
 }
+"""custom_call ``api_version`` -> HLO; ``stablehlo_print_extra`` prints it back from this table."""
 
 
 def _float_text(value: float) -> str:
@@ -74,7 +75,7 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     attrs: dict[str, Any] = {
         "custom_call_target": target,
         "custom_call_has_side_effect": bool(op.attrs.get("has_side_effect", False)),
-        "api_version": _API_VERSIONS.get(
+        "api_version": API_VERSIONS.get(
             int_attr(op.attrs.get("api_version", 1), "api_version"), A.CustomCallApiVersion.ORIGINAL
         ),
     }
@@ -615,10 +616,3 @@ def _scan(b: Builder, op: Op) -> list[HloInstruction]:
         "to_apply": b.region(op.regions[0], op.offset),
     }
     return b.multi(op, Opcode.SCAN, b.operands(op), attrs, always_tuple=True)
-
-
-@lowers("stablehlo.uniform_quantize", "stablehlo.uniform_dequantize")
-def _unsupported(b: Builder, op: Op) -> list[HloInstruction]:
-    raise b.module.unsupported(
-        op.offset, f"{op.name} is not supported (quantized programs are out of scope)"
-    )
