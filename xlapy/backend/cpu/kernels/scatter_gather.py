@@ -1,0 +1,486 @@
+"""Compiled ``gather`` and ``scatter`` with the full dimension numbers: numba loops over
+flat element offsets (start index -> operand offset computed in the loop, window offsets
+precomputed), data moved through same-width unsigned views.
+
+Gather clamps start indices (stablehlo#gather); scatter skips a window that does not fit
+(XLA), applies updates in index order (scatter positions row-major, then each window
+row-major) with a recognised combiner, in place when the input buffer is donated.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from xlapy import dtypes
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.source_cache import load_source
+from xlapy.dtypes import ElementType
+from xlapy.interpreter.evals.reduce import simple_binary_reducer
+from xlapy.interpreter.evals.slicing import index_values
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Array, Value
+from xlapy.shape import Shape
+
+# ---- index geometry shared by gather and scatter -------------------------------------------
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """How positions of the index array become flat operand offsets.
+
+    Attributes:
+        positions: number of index vectors (``batch``/``scatter`` positions, row-major).
+        index_dims: operand dimension of each index vector entry (``start_index_map``).
+        upper: largest allowed start per entry (``dim - window size``).
+        batch_div, batch_mod, batch_dims: per batching pair, the batch coordinate of position
+            ``s`` is ``s // div % mod`` and it indexes operand dimension ``batch_dims[j]``.
+        window_offsets: flat operand offset of every window element (row-major window).
+    """
+
+    positions: int
+    index_dims: tuple[int, ...]
+    upper: tuple[int, ...]
+    batch_div: tuple[int, ...]
+    batch_mod: tuple[int, ...]
+    batch_dims: tuple[int, ...]
+    window_offsets: Array
+
+
+def _strides(dims: Sequence[int]) -> list[int]:
+    """Row-major element strides."""
+    out, step = [], 1
+    for n in reversed(dims):
+        out.append(step)
+        step *= n
+    return out[::-1]
+
+
+def _geometry(
+    operand_dims: Sequence[int],
+    index_shape: Sequence[int],
+    index_vector_dim: int,
+    index_map: Sequence[int],
+    operand_batching: Sequence[int],
+    index_batching: Sequence[int],
+    window_dims: Sequence[int],
+    window_shape: Sequence[int],
+    window_size: Sequence[int],
+) -> Geometry:
+    """The geometry of a gather/scatter; ``window_dims``/``window_shape`` are the operand
+    dimensions the window spans and its sizes, ``window_size`` every dimension's window
+    extent (1 for collapsed/inserted and batching dimensions)."""
+    batch_shape = [n for d, n in enumerate(index_shape) if d != index_vector_dim]
+    strides = _strides(operand_dims)
+    inner = _strides(batch_shape)
+    div, mod = [], []
+    for index_dim in index_batching:
+        axis = index_dim if index_dim < index_vector_dim else index_dim - 1
+        div.append(inner[axis])
+        mod.append(batch_shape[axis])
+    offsets = np.zeros(window_shape, np.int64)
+    for k, d in enumerate(window_dims):
+        shape = [1] * len(window_shape)
+        shape[k] = window_shape[k]
+        offsets = offsets + (np.arange(window_shape[k], dtype=np.int64) * strides[d]).reshape(shape)
+    return Geometry(
+        positions=math.prod(batch_shape),
+        index_dims=tuple(index_map),
+        upper=tuple(operand_dims[d] - window_size[d] for d in index_map),
+        batch_div=tuple(div),
+        batch_mod=tuple(mod),
+        batch_dims=tuple(operand_batching),
+        window_offsets=np.ascontiguousarray(offsets.reshape(-1)),
+    )
+
+
+@numba.njit(cache=True)
+def _bases(
+    indices: Array,
+    strides: Array,
+    upper: Array,
+    clamp: bool,
+    batch_div: Array,
+    batch_mod: Array,
+    batch_strides: Array,
+) -> Array:
+    """Flat operand offset of every position's window start (``-1``: skipped).
+
+    ``full_start_index[index_dims[k]] = indices[s, k]``, clamped to ``[0, upper[k]]`` (gather)
+    or the window skipped when outside (scatter); plus ``full_batching_index``.
+    """
+    positions, entries = indices.shape
+    out = np.empty(positions, np.int64)
+    for s in range(positions):
+        base = 0
+        inside = True
+        for k in range(entries):
+            v = np.int64(indices[s, k])
+            if clamp:
+                v = min(max(v, 0), upper[k])
+            elif v < 0 or v > upper[k]:
+                inside = False
+            base += v * strides[k]
+        for j in range(batch_div.size):
+            base += (s // batch_div[j]) % batch_mod[j] * batch_strides[j]
+        out[s] = base if inside else -1
+    return out
+
+
+def _index_matrix(indices: Array, index_vector_dim: int, positions: int, entries: int) -> Array:
+    """The index array as ``[positions, entries]`` with native integer elements (u64 values
+    above INT64_MAX saturate, as the interpreter's index_values)."""
+    if indices.dtype == np.uint64 or indices.dtype == np.bool_ or indices.dtype.kind not in "iu":
+        indices = index_values(indices)
+    if index_vector_dim == indices.ndim:
+        return np.ascontiguousarray(indices).reshape(positions, entries)
+    moved = np.moveaxis(indices, index_vector_dim, -1)
+    return np.ascontiguousarray(moved).reshape(positions, entries)
+
+
+def _starts(geometry: Geometry, operand_dims: Sequence[int], matrix: Array, clamp: bool) -> Array:
+    strides = _strides(operand_dims)
+    i64 = np.int64
+    return _bases(
+        matrix,
+        np.array([strides[d] for d in geometry.index_dims], i64),
+        np.array(geometry.upper, i64),
+        clamp,
+        np.array(geometry.batch_div, i64),
+        np.array(geometry.batch_mod, i64),
+        np.array([strides[d] for d in geometry.batch_dims], i64),
+    )
+
+
+def _units(dtype: np.dtype) -> tuple[np.dtype, int]:
+    """A numba-friendly unsigned dtype to move elements of ``dtype`` through, and how many
+    of its units one element is (2 for 16-byte complex numbers)."""
+    if dtype.itemsize == 16:
+        return np.dtype(np.uint64), 2
+    return np.dtype(f"u{dtype.itemsize}"), 1
+
+
+# ---- gather --------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, parallel=True)
+def _gather_rows(flat: Array, bases: Array, outer: Array, run: int, out: Array) -> None:
+    """``out[b, o * run + l] = flat[bases[b] + outer[o] + l]`` (runs of contiguous elements)."""
+    width = outer.size * run
+    for b in numba.prange(bases.size):
+        base = bases[b]
+        row = out[b * width : (b + 1) * width]
+        for o in range(outer.size):
+            start = base + outer[o]
+            for j in range(run):
+                row[o * run + j] = flat[start + j]
+
+
+@kernel_for(Opcode.GATHER, priority=10)
+def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """Gather: ``operand_index = clamp(full_start_index) + full_batching_index +
+    full_offset_index`` (stablehlo#gather), as contiguous runs copied per index vector.
+
+    Bit-identical to the interpreter (data movement).
+    """
+    operand_shape, indices_shape = (o.shape for o in instr.operands)
+    _require_static(instr, operand_shape, indices_shape)
+    a = instr.attrs
+    rank = operand_shape.rank
+    sizes = tuple(a.slice_sizes)
+    collapsed = tuple(a.collapsed_slice_dims)
+    operand_batching = tuple(a.operand_batching_dims)
+    offset_dims = tuple(a.offset_dims)
+    ivd = int(a.index_vector_dim)
+    dims = operand_shape.dims
+    if len(sizes) != rank or any(sizes[d] != 1 for d in (*collapsed, *operand_batching)):
+        raise NoKernel("slice sizes do not fit the operand (the interpreter reports it)")
+    if any(not 0 <= s <= n for s, n in zip(sizes, dims, strict=True)):
+        raise NoKernel("slice sizes out of range (the interpreter reports it)")
+    window_dims = [d for d in range(rank) if d not in collapsed and d not in operand_batching]
+    window_shape = [sizes[d] for d in window_dims]
+    geometry = _geometry(
+        dims,
+        indices_shape.dims,
+        ivd,
+        tuple(a.start_index_map),
+        operand_batching,
+        tuple(a.start_indices_batching_dims),
+        window_dims,
+        window_shape,
+        sizes,
+    )
+    batch_shape = [n for d, n in enumerate(indices_shape.dims) if d != ivd]
+    result_rank = len(batch_shape) + len(window_dims)
+    batch_dims = [d for d in range(result_rank) if d not in offset_dims]
+    source = {d: i for i, d in enumerate(batch_dims)}
+    source.update({d: len(batch_dims) + k for k, d in enumerate(offset_dims)})
+    permutation = [source[d] for d in range(result_rank)]
+    staged = (*batch_shape, *window_shape)
+    if tuple(staged[p] for p in permutation) != tuple(instr.shape.dims):
+        raise NoKernel("result shape disagrees with the dimension numbers")
+    run, aligned = _run_length(dims, sizes)
+    outer = np.ascontiguousarray(geometry.window_offsets[::run]) if run else np.zeros(0, np.int64)
+    entries = len(geometry.index_dims)
+    dtype = np.dtype(instr.shape.element_type.numpy)
+    unit, per = _units(dtype)
+    started = time.perf_counter()
+    _gather_rows(
+        np.zeros(4, unit), np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros(1, unit)
+    )
+    compile_seconds = time.perf_counter() - started
+
+    def run_gather(operands: list[Value], ctx: RunContext) -> Value:
+        operand, indices = (np.asarray(v) for v in operands)
+        if math.prod(staged) == 0:
+            return np.empty(instr.shape.dims, dtype)
+        matrix = _index_matrix(indices, ivd, geometry.positions, entries)
+        bases = _starts(geometry, dims, matrix, clamp=True)
+        flat = np.ascontiguousarray(operand).reshape(-1)
+        if aligned and outer.size == 1:
+            # Whole rows of a [rows, run] view: numpy's take copies them with memcpy.
+            out = np.take(flat.reshape(-1, run), bases // run, axis=0).reshape(staged)
+        else:
+            out = np.empty(staged, dtype)
+            rows = out.reshape(-1).view(unit)
+            _gather_rows(flat.view(unit), bases * per, outer * per, run * per, rows)
+        if permutation == sorted(permutation):
+            return out
+        return np.ascontiguousarray(out.transpose(permutation))
+
+    how = f"gather of runs of {run} element(s): " + (
+        "numpy take of rows" if aligned and outer.size == 1 else "numba loop, parallel"
+    )
+    return Kernel(run=run_gather, how=how, compile_seconds=compile_seconds, exact=True)
+
+
+def _run_length(dims: Sequence[int], sizes: Sequence[int]) -> tuple[int, bool]:
+    """The number of window elements contiguous in the operand (the innermost dims the window
+    spans fully, times the next one's window size) and whether every run starts at a
+    multiple of its length (it is made of whole dimensions: the next one adds nothing)."""
+    run = 1
+    for n, size in zip(reversed(dims), reversed(sizes), strict=True):
+        run *= size
+        if size != n:
+            return run, size == 1
+    return run, True
+
+
+def _require_static(instr: HloInstruction, *shapes: Shape) -> None:
+    if any(not (s.is_array and s.is_static) for s in shapes):
+        raise NoKernel("non-array or dynamic operands")
+
+
+# ---- scatter -------------------------------------------------------------------------------
+
+# Combiners (the update computation's root applied to (current, update)).
+_REPLACE, _ADD, _MUL, _MAX, _MIN, _AND, _OR, _XOR, _FMAX, _FMIN = range(10)
+_NAMES = ["replace", "add", "multiply", "max", "min", "and", "or", "xor", "IEEE max", "IEEE min"]
+
+# The statement combining update ``u`` into ``out[t]`` (current value ``x``); ``a, b`` are
+# the computation's two operands in its own order. _FMAX/_FMIN are the interpreter's IEEE
+# maximum/minimum: the first NaN operand wins, max(-0, +0) = +0 and min(-0, +0) = -0.
+_COMBINE = {
+    _REPLACE: "out[t] = u",
+    _ADD: "out[t] = a + b",
+    _MUL: "out[t] = a * b",
+    _MAX: "out[t] = max(a, b)",
+    _MIN: "out[t] = min(a, b)",
+    _AND: "out[t] = a & b",
+    _OR: "out[t] = a | b",
+    _XOR: "out[t] = a ^ b",
+    _FMAX: (
+        "if a != a:\n                out[t] = a\n            elif b != b:\n"
+        "                out[t] = b\n            elif a > b or (a == b and not np.signbit(a)):\n"
+        "                out[t] = a\n            else:\n                out[t] = b"
+    ),
+    _FMIN: (
+        "if a != a:\n                out[t] = a\n            elif b != b:\n"
+        "                out[t] = b\n            elif a < b or (a == b and np.signbit(a)):\n"
+        "                out[t] = a\n            else:\n                out[t] = b"
+    ),
+}
+
+_SCATTER_SOURCE = """\
+# Sequential scatter ({name}): out[bases[s] + offsets[w]] combined with updates[s, w]
+# for every in-bounds position s (bases[s] >= 0) and window element w, in that order.
+import numba
+import numpy as np
+
+
+@numba.njit(cache=True)
+def scatter(out, bases, offsets, updates):
+    width = offsets.size
+    for s in range(bases.size):
+        base = bases[s]
+        if base < 0:
+            continue
+        for w in range(width):
+            t = base + offsets[w]
+            u = updates[s * width + w]
+            x = out[t]
+            a, b = {operands}
+            {combine}
+"""
+
+
+def scatter_loop(op: int, swapped: bool, cache_dir: Path | None) -> tuple[Callable[..., None], str]:
+    """The compiled sequential scatter loop of one combiner and its generated source (kept
+    in the kernel cache, compiled code beside it)."""
+    source = _SCATTER_SOURCE.format(
+        name=_NAMES[op], operands="u, x" if swapped else "x, u", combine=_COMBINE[op]
+    )
+    module = load_source(source, cache_dir)
+    loop: Callable[..., None] = module.scatter
+    return loop, source
+
+
+_OPS = {
+    Opcode.ADD: _ADD,
+    Opcode.MULTIPLY: _MUL,
+    Opcode.MAXIMUM: _MAX,
+    Opcode.MINIMUM: _MIN,
+    Opcode.AND: _AND,
+    Opcode.OR: _OR,
+    Opcode.XOR: _XOR,
+}
+_PRED_OPS = {_ADD: _OR, _MUL: _AND, _MAX: _OR, _MIN: _AND, _AND: _AND, _OR: _OR, _XOR: _XOR}
+_NATIVE_FLOATS = (dtypes.F32, dtypes.F64)
+
+
+def _replaces(comp: HloComputation, n: int) -> bool:
+    """The computation returns its update arguments unchanged."""
+    root = comp.root
+    if n == 1:
+        return root.opcode is Opcode.PARAMETER and root.parameter_number == 1
+    return root.opcode is Opcode.TUPLE and all(
+        o.opcode is Opcode.PARAMETER and o.parameter_number == n + j
+        for j, o in enumerate(root.operands)
+    )
+
+
+def _combiner(comp: HloComputation, n: int, t: ElementType, flush: bool) -> tuple[int, bool]:
+    """``(op, swapped)`` of a recognised update computation for element type ``t``."""
+    if _replaces(comp, n):
+        return _REPLACE, False
+    op = simple_binary_reducer(comp) if n == 1 else None
+    if op is None or op not in _OPS:
+        raise NoKernel("update computation is not a replacement or one binary op")
+    code = _OPS[op]
+    swapped = comp.root.operands[0].parameter_number == 1
+    if t.is_pred:
+        return _PRED_OPS[code], False
+    native_int = t.is_integer and t.bits == 8 * np.dtype(t.numpy).itemsize
+    if native_int:
+        return code, swapped
+    if t in _NATIVE_FLOATS or (t.is_complex and code == _ADD):
+        if flush:
+            raise NoKernel("floats under flush_denormals")
+        if code in (_AND, _OR, _XOR):
+            raise NoKernel(f"{op.value} of {t}")
+        return {_MAX: _FMAX, _MIN: _FMIN}.get(code, code), swapped
+    raise NoKernel(f"{op.value} of {t} (only replacement moves narrow/complex types)")
+
+
+def _storage(dtype: np.dtype, op: int) -> tuple[np.dtype, int]:
+    """The dtype the loop runs on (unsigned views for replacement and pred) and how many of
+    its units make one element."""
+    if op == _REPLACE:
+        return _units(dtype)
+    if dtype == np.bool_:
+        return np.dtype(np.uint8), 1
+    return dtype, 1
+
+
+@kernel_for(Opcode.SCATTER, priority=10)
+def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """Scatter: every update element combined into ``result_index = full_start_index +
+    full_batching_index + full_window_index`` in index order (OPS.md Scatter); windows that
+    do not fit are skipped (XLA). Replacement, add/mul/max/min/and/or/xor combiners.
+
+    Bit-identical to the interpreter (same per-target order; with float add/mul, a NaN meeting
+    a NaN may keep the other one's payload, which IEEE leaves open).
+    """
+    n = (len(instr.operands) - 1) // 2
+    shapes = [o.shape for o in instr.operands]
+    _require_static(instr, *shapes)
+    if len(shapes) != 2 * n + 1 or n < 1:
+        raise NoKernel("operand count (the interpreter reports it)")
+    t = shapes[0].element_type
+    if any(s.dims != shapes[0].dims for s in shapes[1:n]) or any(
+        s.element_type is not shapes[i].element_type for i, s in enumerate(shapes[n + 1 :])
+    ):
+        raise NoKernel("inputs and updates of different types or shapes")
+    op, swapped = _combiner(instr.attrs.to_apply, n, t, options.flush_denormals)
+    a = instr.attrs
+    dims = shapes[0].dims
+    rank = len(dims)
+    update_dims = shapes[n + 1].dims
+    window_update = tuple(a.update_window_dims)
+    inserted = tuple(a.inserted_window_dims)
+    input_batching = tuple(a.input_batching_dims)
+    ivd = int(a.index_vector_dim)
+    window_dims = [d for d in range(rank) if d not in inserted and d not in input_batching]
+    window_shape = [update_dims[d] for d in window_update]
+    if len(window_dims) != len(window_shape):
+        raise NoKernel("window dims disagree (the interpreter reports it)")
+    window_size = [1] * rank
+    for d, size in zip(window_dims, window_shape, strict=True):
+        window_size[d] = size
+    geometry = _geometry(
+        dims,
+        shapes[n].dims,
+        ivd,
+        tuple(a.scatter_dims_to_operand_dims),
+        input_batching,
+        tuple(a.scatter_indices_batching_dims),
+        window_dims,
+        window_shape,
+        window_size,
+    )
+    update_scatter = [d for d in range(len(update_dims)) if d not in window_update]
+    order = [*update_scatter, *window_update]
+    entries = len(geometry.index_dims)
+    # Per input: the dtype the loop moves it through, units per element, unit offsets.
+    storages = [_storage(np.dtype(shapes[i].element_type.numpy), op) for i in range(n)]
+    offsets = [
+        (geometry.window_offsets[:, None] * per + np.arange(per)).reshape(-1) for _, per in storages
+    ]
+    started = time.perf_counter()
+    loop, source = scatter_loop(op, swapped, options.cache_dir)
+    for storage, per in storages:
+        zeros = np.zeros(per, storage)
+        loop(zeros, np.zeros(1, np.int64), np.zeros(1, np.int64), zeros)
+    compile_seconds = time.perf_counter() - started
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        inputs = [np.asarray(v) for v in operands[:n]]
+        updates = [np.asarray(v) for v in operands[n + 1 :]]
+        results = [_target(x, i in ctx.donatable) for i, x in enumerate(inputs)]
+        if results[0].size and updates[0].size:
+            matrix = _index_matrix(np.asarray(operands[n]), ivd, geometry.positions, entries)
+            bases = _starts(geometry, dims, matrix, clamp=False)
+            for i, (result, update) in enumerate(zip(results, updates, strict=True)):
+                storage, per = storages[i]
+                staged = np.ascontiguousarray(update.transpose(order)).reshape(-1)
+                flat = result.reshape(-1).view(storage)
+                loop(flat, bases * per if per > 1 else bases, offsets[i], staged.view(storage))
+        return tuple(results) if instr.shape.is_tuple else results[0]
+
+    how = f"numba sequential scatter ({_NAMES[op]}), in place when the input is donated"
+    return Kernel(run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True)
+
+
+def _target(x: Array, donated: bool) -> Array:
+    """The buffer to scatter into: the donated input itself when it can be written in place."""
+    if donated and x.flags.c_contiguous and x.flags.writeable:
+        return x
+    return np.array(x, copy=True, order="C")
