@@ -151,7 +151,11 @@ class Evaluator:
                     env[id(instr)] = args[instr.parameter_number]
                     continue
                 operands = [env[id(o)] for o in instr.operands]
-                env[id(instr)] = self.evaluate(instr, operands)
+                try:
+                    env[id(instr)] = self.evaluate(instr, operands)
+                except KeyboardInterrupt as interrupt:
+                    note_interrupt(interrupt, instr)
+                    raise
             return env[id(comp.root)]
         finally:
             self._batched -= batched
@@ -176,6 +180,12 @@ class Evaluator:
             ) from exc
         _check_result(instr, result, check_dims=not self._batched)
         return result
+
+
+def note_interrupt(interrupt: KeyboardInterrupt, instr: HloInstruction) -> None:
+    """Records on a Ctrl-C the innermost instruction that was running (the CLI prints it)."""
+    if not hasattr(interrupt, "xlapy_instruction"):
+        interrupt.xlapy_instruction = f"{instr.opcode.value} {instr.name}"  # type: ignore[attr-defined]
 
 
 def _has_dynamic_operand(instr: HloInstruction) -> bool:

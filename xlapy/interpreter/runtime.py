@@ -188,8 +188,8 @@ class Runtime:
         first = next((e for e in errors if e is not None and not _is_secondary(e)), None)
         first = first or next((e for e in errors if e is not None), None)
         if first is not None:
-            if isinstance(first, XlaError):
-                raise first
+            if isinstance(first, XlaError) or not isinstance(first, Exception):
+                raise first  # KeyboardInterrupt and SystemExit go through unchanged
             raise EvaluationError(f"device failed: {type(first).__name__}: {first}") from first
         return results
 

@@ -35,8 +35,15 @@ def while_loop(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
     condition: HloComputation = instr.attrs.condition
     body: HloComputation = instr.attrs.body
     # sequential by spec: each iteration consumes the state the previous one produced.
-    while _predicate(instr, ctx.call(condition, [state]), f"condition {condition.name}"):
-        state = ctx.call(body, [state])
+    iteration = 0
+    try:
+        while _predicate(instr, ctx.call(condition, [state]), f"condition {condition.name}"):
+            state = ctx.call(body, [state])
+            iteration += 1
+    except KeyboardInterrupt as interrupt:
+        if not hasattr(interrupt, "xlapy_loop"):  # the innermost loop
+            interrupt.xlapy_loop = f"while {instr.name}, iteration {iteration}"  # type: ignore[attr-defined]
+        raise
     return state
 
 
