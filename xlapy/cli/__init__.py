@@ -40,8 +40,18 @@ def main(argv: list[str] | None = None) -> int:
     except FileNotFoundError as err:
         print(f"error: {err.filename}: no such file", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:
+        print(f"interrupted{_where(interrupt)}", file=sys.stderr)
         return 130
+
+
+def _where(interrupt: KeyboardInterrupt) -> str:
+    """Where a run was when Ctrl-C came: the instruction and, in a loop, the iteration."""
+    instruction = getattr(interrupt, "xlapy_instruction", None)
+    loop = getattr(interrupt, "xlapy_loop", None)
+    if instruction and loop:
+        return f" in {instruction} ({loop})"
+    return f" in {instruction or loop}" if instruction or loop else ""
 
 
 if __name__ == "__main__":
