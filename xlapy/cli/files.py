@@ -7,6 +7,7 @@ refused, never loaded), a destination that cannot be written.
 
 from __future__ import annotations
 
+import os
 import sys
 import zipfile
 from collections.abc import Mapping
@@ -72,8 +73,16 @@ def load_npz(path: str, what: str) -> dict[str, np.ndarray]:
 
 
 def save_npz(path: str, what: str, arrays: Mapping[str, np.ndarray]) -> None:
-    """Writes ``arrays`` to ``path`` (``numpy.savez``); failures name the flag and path."""
+    """Writes ``arrays`` to ``path`` (``numpy.savez``; ``.npz`` is appended when missing)
+    atomically: a temporary file in the same directory, renamed once complete, so a failed or
+    interrupted run never leaves a truncated archive or half-overwrites an earlier result.
+    Failures name the flag and path."""
+    final = Path(path if path.endswith(".npz") else f"{path}.npz")
+    temporary = final.with_name(f".{final.name}.{os.getpid()}.partial.npz")
     try:
-        np.savez(Path(path), **arrays)  # type: ignore[arg-type]
+        np.savez(temporary, **arrays)  # type: ignore[arg-type]
+        os.replace(temporary, final)
     except OSError as err:
         raise InvalidArgument(f"{what} {path}: cannot be written ({err.strerror or err})") from None
+    finally:
+        temporary.unlink(missing_ok=True)
