@@ -1,0 +1,65 @@
+"""Static peak-memory estimates and the budget check that refuses a program before it runs."""
+
+from __future__ import annotations
+
+import pytest
+
+import xlapy
+from xlapy.errors import InvalidArgument
+from xlapy.ir.memory import check_memory, peak_memory, shape_bytes
+
+CHAIN = """HloModule chain
+
+ENTRY main {
+  p = f32[1000] parameter(0)
+  a = f32[1000] exponential(p)
+  b = f32[1000] negate(a)
+  c = f32[1000] add(a, b)
+  d = f32[1000] sqrt(c)
+  ROOT t = (f32[1000]) tuple(d)
+}
+"""
+
+HUGE = """HloModule huge
+
+ENTRY main {
+  p = f32[] parameter(0)
+  b = f32[100000,1000000] broadcast(p), dimensions={}
+  ROOT n = f32[100000,1000000] negate(b)
+}
+"""
+
+
+def test_shape_bytes_counts_elements_times_width() -> None:
+    assert shape_bytes(xlapy.shape("f32[2,3]")) == 24
+    assert shape_bytes(xlapy.shape("s4[3]")) == 2  # sub-byte types round up per array
+    assert shape_bytes(xlapy.shape("(f32[2], pred[8])")) == 16
+
+
+def test_peak_is_the_largest_live_set() -> None:
+    # p is held by the caller; a, b live together at c (a, b, c = 12 KB with p: 16 KB).
+    estimate = peak_memory(xlapy.load(CHAIN))
+    assert estimate.peak_bytes == 16000
+    assert estimate.at is not None
+    assert estimate.at.name == "c"
+
+
+def test_a_373_gib_program_is_refused_before_anything_is_allocated() -> None:
+    module = xlapy.load(HUGE)
+    assert peak_memory(module).peak_bytes == 2 * 400_000_000_000 + 4
+    with pytest.raises(InvalidArgument, match=r"needs 745\.1 GiB of live values at negate n "
+                       r"\(f32\[100000,1000000\]\), above the memory budget of 1\.0 GiB"):  # fmt: skip
+        check_memory(module, 1 << 30)
+
+
+def test_the_default_budget_is_most_of_the_available_memory() -> None:
+    with pytest.raises(InvalidArgument, match=r"80% of the .* available"):
+        check_memory(xlapy.load(HUGE))
+    check_memory(xlapy.load(CHAIN))  # fits
+
+
+def test_each_device_holds_its_own_values() -> None:
+    module = xlapy.load(CHAIN)
+    check_memory(module, 16000)
+    with pytest.raises(InvalidArgument, match=r"\(8 devices x 15\.6 KiB\)"):
+        check_memory(module, 16000, devices=8)
