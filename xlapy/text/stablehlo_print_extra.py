@@ -268,11 +268,47 @@ def _all_gather(scope: Scope, instr: HloInstruction, operands: list[Value]) -> V
 
 @emits(Opcode.ALL_TO_ALL)
 def _all_to_all(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
-    """The array form (``dimensions={d}``): split and concatenate along ``d``, in as many
-    blocks as the group has members."""
-    if not instr.attrs.dimensions:
-        raise unsupported(instr, "the tuple form of all-to-all has no StableHLO form", instr.shape)
-    (dim,) = instr.attrs.dimensions
+    """The array form (``dimensions={d}``) splits and concatenates along ``d``, in as many
+    blocks as the group has members. The tuple form (operand i goes to member i, result j
+    comes from member j) is the array form on the operands stacked along a new leading
+    dimension, then unstacked; it needs operands of one type."""
+    if instr.attrs.dimensions:
+        (dim,) = instr.attrs.dimensions
+        props = _all_to_all_properties(scope, instr, dim)
+        return _collective(scope, instr, operands, "stablehlo.all_to_all", props, region=False)
+    args = [leaf for o in operands for leaf in scope.leaves(o)]
+    if len({a.shape.to_mlir() for a in args}) != 1:
+        raise unsupported(
+            instr, "a tuple all-to-all needs operands of one type to have a StableHLO form",
+            types(args),
+        )  # fmt: skip
+    part = args[0].shape
+    stacked_shape = Shape.array(part.element_type, [len(args), *part.dims])
+    pieces = [reshape(scope, a, Shape.array(part.element_type, [1, *part.dims])) for a in args]
+    if len(pieces) > 1:
+        sig = function_type(pieces, [stacked_shape])
+        stacked = scope.op1(f"stablehlo.concatenate {names(pieces)}, dim = 0 : {sig}",
+                            stacked_shape)  # fmt: skip
+    else:
+        stacked = pieces[0]
+    props = [*channel_handle(instr), replica_groups(instr),
+             *_all_to_all_properties(scope, instr, 0)]  # fmt: skip
+    exchanged = scope.op1(
+        generic_text_for([stacked], "stablehlo.all_to_all", props, [stacked_shape]), stacked_shape
+    )
+    out = []
+    for j in range(len(args)):
+        ranges = ", ".join([f"{j}:{j + 1}", *(f"0:{d}" for d in part.dims)])
+        one = Shape.array(part.element_type, [1, *part.dims])
+        sig = function_type([exchanged], [one])
+        block = scope.op1(f"stablehlo.slice {exchanged.name} [{ranges}] : {sig}", one)
+        out.append(reshape(scope, block, part))
+    return Pack(tuple(out))
+
+
+def _all_to_all_properties(scope: Scope, instr: HloInstruction, dim: int) -> list[str]:
+    """Split and concat dimension ``dim``; the split count is the size of a group (all
+    replicas, or all partitions with a channel, when there are no groups)."""
     groups = instr.attrs.replica_groups.groups()
     config = scope.printer.module.config
     if groups:
@@ -281,12 +317,11 @@ def _all_to_all(scope: Scope, instr: HloInstruction, operands: list[Value]) -> V
         count = config.num_partitions
     else:
         count = config.replica_count
-    extra = [
+    return [
         f"concat_dimension = {dim} : i64",
         f"split_count = {count} : i64",
         f"split_dimension = {dim} : i64",
     ]
-    return _collective(scope, instr, operands, "stablehlo.all_to_all", extra, region=False)
 
 
 @emits(Opcode.COLLECTIVE_PERMUTE)
