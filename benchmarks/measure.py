@@ -23,18 +23,19 @@ HERE = Path(__file__).parent
 MIN_REPEAT_SECONDS = 0.005
 
 
-def median_seconds(fn: Callable[[], object], repeat: int) -> float:
+def median_seconds(fn: Callable[[], object], repeat: int, budget: float = 20.0) -> float:
     """Median per-call seconds of ``fn`` over ``repeat`` repeats, after one warm-up call.
 
     Each repeat calls ``fn`` k times, k chosen from the warm-up so a repeat lasts at least
-    ``MIN_REPEAT_SECONDS``.
+    ``MIN_REPEAT_SECONDS``. No new repeat starts once the repeats took ``budget`` seconds
+    (a slow program gets fewer repeats, at least one).
     """
     start = time.perf_counter()
     fn()
     first = time.perf_counter() - start
     calls = max(1, min(1000, int(MIN_REPEAT_SECONDS / max(first, 1e-9))))
-    times = []
-    for _ in range(repeat):
+    times: list[float] = []
+    while len(times) < repeat and sum(times) * calls < budget:
         start = time.perf_counter()
         for _ in range(calls):
             fn()
