@@ -1,0 +1,372 @@
+"""Element generators of elementwise ops (XLA's elemental IR emitter): unary and binary
+arithmetic, bitwise and logical ops, compare, select, clamp, convert and bitcast-convert.
+
+Each op becomes one statement ``<name> = <ctor>(<expression>)`` over its operands' elements
+read at the op's indexing map (identity; scalars of select/clamp at ``()``). Numerics are the
+interpreter's: integers are widened, computed and truncated back to their width (two's
+complement wrap-around); XLA's integer rules come from ``scalar_ops``; float32
+``exp/log/tanh/logistic`` use the inline forms of ``fast_math`` (a few ulp, as XLA:CPU), and
+the functions the interpreter evaluates in f64 (``math.*``) are evaluated in f64 and rounded
+once to the result type, as the interpreter does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from xlapy import dtypes
+from xlapy.backend.cpu.codegen import numba_types
+from xlapy.backend.cpu.codegen.loop_emitter import Index, KernelEmitter, Val, generates
+from xlapy.backend.cpu.codegen.numba_types import ctor
+from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.dtypes import ElementType
+from xlapy.ir.attrs import ComparisonDirection, ComparisonType
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+
+# Functions of the float types evaluated in f64 with libm and rounded once (the interpreter's
+# "precise" rows): the name of the ``math`` function.
+_LIBM = {
+    Opcode.EXPM1: "expm1",
+    Opcode.LOG1P: "log1p",
+    Opcode.SIN: "sin",
+    Opcode.COS: "cos",
+    Opcode.TAN: "tan",
+    Opcode.ACOS: "acos",
+    Opcode.ASIN: "asin",
+    Opcode.ATAN: "atan",
+    Opcode.ACOSH: "acosh",
+    Opcode.ASINH: "asinh",
+    Opcode.ATANH: "atanh",
+    Opcode.COSH: "cosh",
+    Opcode.SINH: "sinh",
+    Opcode.ERF: "erf",
+}
+# Inline float32 forms (fast_math) and the f64 function used for float64.
+_FAST = {
+    Opcode.EXP: ("exp_f32", "math.exp"),
+    Opcode.LOG: ("log_f32", "math.log"),
+    Opcode.TANH: ("tanh_f32", "math.tanh"),
+    Opcode.LOGISTIC: ("logistic_f32", "logistic_f64"),
+}
+_ROUNDING = {
+    Opcode.CEIL: "np.ceil",
+    Opcode.FLOOR: "np.floor",
+    Opcode.ROUND_NEAREST_EVEN: "np.rint",
+    Opcode.SQRT: "np.sqrt",
+}
+_ARITHMETIC = {
+    Opcode.ADD: "+",
+    Opcode.SUBTRACT: "-",
+    Opcode.MULTIPLY: "*",
+}
+_BITWISE = {Opcode.AND: "&", Opcode.OR: "|", Opcode.XOR: "^"}
+_COMPARE = {
+    ComparisonDirection.EQ: "==",
+    ComparisonDirection.NE: "!=",
+    ComparisonDirection.LT: "<",
+    ComparisonDirection.LE: "<=",
+    ComparisonDirection.GT: ">",
+    ComparisonDirection.GE: ">=",
+}
+
+
+def _mask(t: ElementType) -> str:
+    return f"np.uint64({(1 << t.bits) - 1})"
+
+
+def _pattern(t: ElementType, a: str) -> str:
+    """The ``t.bits``-wide bit pattern of integer ``a`` as uint64."""
+    if t.bits == 64:
+        return f"np.uint64({a})"
+    return f"(np.uint64({a}) & {_mask(t)})"
+
+
+def _wide(t: ElementType, a: str) -> str:
+    """Integer ``a`` widened to the 64-bit type of its signedness."""
+    return f"np.int64({a})" if t.is_signed else f"np.uint64({a})"
+
+
+# ---- unary ----------------------------------------------------------------------------------
+
+
+def unary_expression(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> str | None:
+    """Source of ``opcode(a)`` for an operand of type ``t`` (None: not supported)."""
+    if t.is_float:
+        return _float_unary(em, opcode, t, a)
+    if t.is_integer:
+        return _integer_unary(em, opcode, t, a)
+    if opcode is Opcode.NOT:
+        return f"not {a}"
+    if opcode is Opcode.COPY:
+        return a
+    return None
+
+
+def _float_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> str | None:
+    c = ctor(t)
+    if opcode is Opcode.ABS:
+        return f"abs({a})"
+    if opcode is Opcode.NEGATE:
+        return f"-{a}"
+    if opcode in (Opcode.COPY, Opcode.REAL):
+        return a
+    if opcode is Opcode.IMAG:
+        return f"{c}(0.0)"
+    if opcode is Opcode.SIGN:
+        return f"{c}(1.0) if {a} > 0 else ({c}(-1.0) if {a} < 0 else {a})"
+    if opcode in _ROUNDING:
+        return f"{_ROUNDING[opcode]}({a})"
+    if opcode is Opcode.ROUND_NEAREST_AFZ:
+        return f"{em.helper('scalar_ops', 'round_nearest_afz')}({a})"
+    if opcode is Opcode.RSQRT:
+        return f"1.0 / np.sqrt(np.float64({a}))"
+    if opcode is Opcode.CBRT:
+        return f"np.cbrt(np.float64({a}))"
+    if opcode is Opcode.IS_FINITE:
+        return f"math.isfinite({a})"
+    if opcode in _FAST:
+        fast, wide = _FAST[opcode]
+        if t is dtypes.F32:
+            em.exact = False
+            return f"{em.helper('fast_math', fast)}({a})"
+        if "." not in wide:
+            wide = em.helper("fast_math", wide)
+        return f"{wide}({a})"
+    if opcode in _LIBM:
+        return f"math.{_LIBM[opcode]}(np.float64({a}))"
+    return None
+
+
+def _integer_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> str | None:
+    if opcode is Opcode.NEGATE:
+        return f"-np.int64({a})" if t.is_signed else f"np.uint64(0) - np.uint64({a})"
+    if opcode is Opcode.ABS:
+        return f"-np.int64({a}) if {a} < 0 else {a}" if t.is_signed else a
+    if opcode is Opcode.SIGN:
+        return f"1 if {a} > 0 else (-1 if {a} < 0 else 0)" if t.is_signed else f"1 if {a} else 0"
+    if opcode is Opcode.NOT:
+        return f"~{a}"
+    if opcode is Opcode.COPY:
+        return a
+    if opcode is Opcode.CLZ:
+        return f"{em.helper('scalar_ops', 'count_leading_zeros')}({_pattern(t, a)}, {t.bits})"
+    if opcode is Opcode.POPCNT:
+        return f"{em.helper('scalar_ops', 'popcount')}({_pattern(t, a)})"
+    return None
+
+
+# ---- binary ---------------------------------------------------------------------------------
+
+
+def binary_expression(
+    em: KernelEmitter, opcode: Opcode, t: ElementType, a: str, b: str
+) -> str | None:
+    """Source of ``opcode(a, b)`` for operands of type ``t`` (None: not supported)."""
+    if t.is_float:
+        return _float_binary(em, opcode, a, b)
+    if t.is_integer:
+        return _integer_binary(em, opcode, t, a, b)
+    if t.is_pred:
+        op = {
+            Opcode.AND: "&",
+            Opcode.OR: "|",
+            Opcode.XOR: "^",
+            Opcode.ADD: "|",
+            Opcode.MAXIMUM: "|",
+            Opcode.MULTIPLY: "&",
+            Opcode.MINIMUM: "&",
+        }.get(opcode)
+        return None if op is None else f"{a} {op} {b}"
+    return None
+
+
+def _float_binary(em: KernelEmitter, opcode: Opcode, a: str, b: str) -> str | None:
+    if opcode in _ARITHMETIC:
+        return f"{a} {_ARITHMETIC[opcode]} {b}"
+    if opcode is Opcode.DIVIDE:
+        return f"{a} / {b}"
+    if opcode is Opcode.REMAINDER:
+        return f"math.fmod(np.float64({a}), np.float64({b}))"
+    if opcode is Opcode.MAXIMUM:
+        return f"{em.helper('scalar_ops', 'maximum_float')}({a}, {b})"
+    if opcode is Opcode.MINIMUM:
+        return f"{em.helper('scalar_ops', 'minimum_float')}({a}, {b})"
+    if opcode is Opcode.POWER:
+        return f"np.float64({a}) ** np.float64({b})"
+    if opcode is Opcode.ATAN2:
+        return f"math.atan2(np.float64({a}), np.float64({b}))"
+    return None
+
+
+def _integer_binary(
+    em: KernelEmitter, opcode: Opcode, t: ElementType, a: str, b: str
+) -> str | None:
+    signed = t.is_signed
+    if opcode in _ARITHMETIC:
+        return f"{_wide(t, a)} {_ARITHMETIC[opcode]} {_wide(t, b)}"
+    if opcode in _BITWISE:
+        return f"{a} {_BITWISE[opcode]} {b}"
+    if opcode is Opcode.MAXIMUM:
+        return f"{a} if {a} > {b} else {b}"
+    if opcode is Opcode.MINIMUM:
+        return f"{a} if {a} < {b} else {b}"
+    if opcode in (Opcode.DIVIDE, Opcode.REMAINDER):
+        kind = "divide" if opcode is Opcode.DIVIDE else "remainder"
+        helper = em.helper("scalar_ops", f"{kind}_{'signed' if signed else 'unsigned'}")
+        return f"{helper}({_wide(t, a)}, {_wide(t, b)})"
+    amount = _pattern(t, b)
+    if opcode is Opcode.SHIFT_LEFT:
+        return f"{em.helper('scalar_ops', 'shift_left')}(np.uint64({a}), {amount}, {t.bits})"
+    if opcode is Opcode.SHIFT_RIGHT_LOGICAL:
+        helper = em.helper("scalar_ops", "shift_right_logical")
+        return f"{helper}({_pattern(t, a)}, {amount}, {t.bits})"
+    if opcode is Opcode.SHIFT_RIGHT_ARITHMETIC:
+        helper = em.helper("scalar_ops", "shift_right_arithmetic")
+        as_signed = f"np.int64({numba_types.signed_ctor(t)}({a}))"
+        return f"{helper}({as_signed}, {amount}, {t.bits})"
+    if opcode is Opcode.POWER:
+        helper = em.helper("scalar_ops", "power_integer")
+        return f"{helper}(np.uint64({a}), np.uint64({b}), {signed})"
+    if opcode is Opcode.MULHI:
+        if t.bits == 64:
+            helper = em.helper("scalar_ops", f"mulhi_{'signed' if signed else 'unsigned'}64")
+            return f"{helper}({a}, {b})"
+        shift = f"np.int64({t.bits})" if signed else f"np.uint64({t.bits})"
+        return f"({_wide(t, a)} * {_wide(t, b)}) >> {shift}"
+    return None
+
+
+# ---- compare, select, clamp, convert, bitcast-convert ---------------------------------------
+
+
+def compare_expression(
+    em: KernelEmitter, instr: HloInstruction, t: ElementType, a: str, b: str
+) -> str:
+    """``a <direction> b`` with the comparison type's reading of the operands."""
+    op = _COMPARE[instr.attrs.direction]
+    ctype: ComparisonType | None = instr.attrs.type
+    if ctype is ComparisonType.TOTALORDER:
+        if not t.is_float:
+            raise NoKernel(f"compare {instr.name}: TOTALORDER on {t}")
+        helper = em.helper("scalar_ops", f"total_order_key_f{t.bits}")
+        return f"{helper}({a}) {op} {helper}({b})"
+    if t.is_pred:
+        return f"np.uint8({a}) {op} np.uint8({b})"
+    if t.is_integer and ctype is ComparisonType.SIGNED and not t.is_signed:
+        s = numba_types.signed_ctor(t)
+        return f"{s}({a}) {op} {s}({b})"
+    if t.is_integer and ctype is ComparisonType.UNSIGNED and t.is_signed:
+        u = numba_types.unsigned_ctor(t)
+        return f"{u}({a}) {op} {u}({b})"
+    return f"{a} {op} {b}"
+
+
+def convert_expression(em: KernelEmitter, source: ElementType, target: ElementType, a: str) -> str:
+    """XLA's convert: x -> pred is ``x != 0``; float -> int truncates and saturates (NaN ->
+    0); every other conversion is numba's (one rounding, or integer wrap-around)."""
+    if source is target:
+        return a
+    if target.is_pred:
+        return f"{a} != 0" if not source.is_pred else a
+    if source.is_pred:
+        return f"1 if {a} else 0"
+    if source.is_float and target.is_integer:
+        lo = -(1 << (target.bits - 1)) if target.is_signed else 0
+        hi = (1 << (target.bits - 1)) - 1 if target.is_signed else (1 << target.bits) - 1
+        if target.is_signed:
+            return f"{em.helper('scalar_ops', 'float_to_signed')}({a}, {lo}, {hi})"
+        return f"{em.helper('scalar_ops', 'float_to_unsigned')}({a}, np.uint64({hi}))"
+    return a
+
+
+def bitcast_expression(em: KernelEmitter, source: ElementType, target: ElementType, a: str) -> str:
+    """Same-width bit reinterpretation (integer <-> integer, float <-> integer)."""
+    if source.is_float and target.is_float:
+        raise NoKernel(f"bitcast-convert {source} -> {target}")
+    if source.is_float:
+        return f"{em.helper('scalar_ops', f'f{source.bits}_bits')}({a})"
+    if target.is_float:
+        helper = em.helper("scalar_ops", f"f{target.bits}_from_bits")
+        return f"{helper}({numba_types.signed_ctor(source)}({a}))"
+    return a
+
+
+def _clamp(em: KernelEmitter, t: ElementType, low: str, x: str, high: str) -> str:
+    if t.is_float:
+        mx = em.helper("scalar_ops", "maximum_float")
+        mn = em.helper("scalar_ops", "minimum_float")
+        return f"{mn}({mx}({x}, {low}), {high})"
+    if t.is_pred:
+        return f"({x} | {low}) & {high}"
+    raised = f"({x} if {x} > {low} else {low})"
+    return f"{raised} if {raised} < {high} else {high}"
+
+
+# ---- generators ---------------------------------------------------------------------------
+
+ExpressionFn = Callable[[KernelEmitter, HloInstruction, Sequence[Val]], "str | None"]
+_EXPRESSIONS: dict[Opcode, ExpressionFn] = {}
+
+UNARY = (
+    Opcode.ABS, Opcode.NEGATE, Opcode.SIGN, Opcode.CEIL, Opcode.FLOOR, Opcode.ROUND_NEAREST_AFZ,
+    Opcode.ROUND_NEAREST_EVEN, Opcode.SQRT, Opcode.RSQRT, Opcode.CBRT, Opcode.EXP, Opcode.LOG,
+    Opcode.TANH, Opcode.LOGISTIC, Opcode.IS_FINITE, Opcode.COPY, Opcode.REAL, Opcode.IMAG,
+    Opcode.NOT, Opcode.CLZ, Opcode.POPCNT, *_LIBM,
+)  # fmt: skip
+BINARY = (
+    Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.REMAINDER,
+    Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.POWER, Opcode.ATAN2, Opcode.AND, Opcode.OR,
+    Opcode.XOR, Opcode.SHIFT_LEFT, Opcode.SHIFT_RIGHT_LOGICAL, Opcode.SHIFT_RIGHT_ARITHMETIC,
+    Opcode.MULHI,
+)  # fmt: skip
+
+for _op in UNARY:
+    _EXPRESSIONS[_op] = lambda em, instr, v: unary_expression(
+        em, instr.opcode, v[0].type, v[0].text
+    )
+for _op in BINARY:
+    _EXPRESSIONS[_op] = lambda em, instr, v: binary_expression(
+        em, instr.opcode, v[0].type, v[0].text, v[1].text
+    )
+_EXPRESSIONS[Opcode.COMPARE] = lambda em, instr, v: compare_expression(
+    em, instr, v[0].type, v[0].text, v[1].text
+)
+_EXPRESSIONS[Opcode.SELECT] = lambda em, instr, v: f"{v[1].text} if {v[0].text} else {v[2].text}"
+_EXPRESSIONS[Opcode.CLAMP] = lambda em, instr, v: _clamp(
+    em, v[1].type, v[0].text, v[1].text, v[2].text
+)
+_EXPRESSIONS[Opcode.CONVERT] = lambda em, instr, v: convert_expression(
+    em, v[0].type, instr.shape.element_type, v[0].text
+)
+_EXPRESSIONS[Opcode.BITCAST_CONVERT] = lambda em, instr, v: bitcast_expression(
+    em, v[0].type, instr.shape.element_type, v[0].text
+)
+
+ELEMENTWISE: tuple[Opcode, ...] = tuple(_EXPRESSIONS)
+"""Opcodes with an elementwise generator."""
+
+
+def wrap(t: ElementType, expr: str) -> str:
+    """``expr`` converted to ``t`` (integer conversion truncates: the wrap-around)."""
+    return f"{ctor(t)}({expr})" if not t.is_pred else f"np.bool_({expr})"
+
+
+@generates(*ELEMENTWISE)
+def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
+    """One statement: the op's expression on its operands' elements at ``index``."""
+    result = instr.shape.element_type
+    numba_types.check(result, f"{instr.opcode.value} {instr.name}")
+    for operand in instr.operands:
+        if not operand.shape.is_array:
+            raise NoKernel(f"{instr.opcode.value} {instr.name}: tuple operand")
+        numba_types.check(operand.shape.element_type, f"{instr.opcode.value} {instr.name}")
+    if instr.opcode is Opcode.BITCAST_CONVERT and instr.shape.rank != instr.operands[0].shape.rank:
+        raise NoKernel(f"bitcast-convert {instr.name}: changes the element width")
+    vals = [em.operand(instr, k, index) for k in range(len(instr.operands))]
+    expr = _EXPRESSIONS[instr.opcode](em, instr, vals)
+    if expr is None:
+        raise NoKernel(f"{instr.opcode.value} {instr.name}: not compiled for {vals[0].type}")
+    if len(vals) == 1 and expr == vals[0].text and vals[0].type is result:
+        return vals[0]
+    return em.emit(instr.name, wrap(result, expr), result, vals)

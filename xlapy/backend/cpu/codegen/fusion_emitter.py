@@ -1,0 +1,232 @@
+"""From a root instruction to a compiled ``Kernel``: outputs and leaves become flat array
+arguments, the loop plan is chosen (one loop over the output index, or a reduction plan),
+the kernel source is written to the disk cache and compiled by numba, and a runner calls it.
+
+Generated modules look like this (gelu, shortened)::
+
+    @numba.njit("void(float32[::1], float32[::1])", cache=True, error_model="numpy",
+                nogil=True, parallel=True)
+    def fusion_gelu(p0, out0):
+        for i0 in numba.prange(16777216):
+            param_0 = p0[U(i0)]
+            integer_pow_1 = np.float32(param_0 * param_0)
+            ...
+            tanh_0 = np.float32(tanh_f32(mul_3))
+            ...
+            out0[U(i0)] = mul_0
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import time
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+
+from xlapy.backend.cpu.codegen import (
+    data_movement,
+    elemental,  # noqa: F401  (registers the elementwise generators)
+    numba_types,
+    reduction_emitter,
+)
+from xlapy.backend.cpu.codegen.loop_emitter import Index, KernelArg, KernelEmitter, Output, Val
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.source_cache import load_source
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+PARALLEL_WORK = 1 << 16
+"""Elements a kernel must touch before its outer loop runs on several threads (thread start
+costs about as much as a few thousand elements)."""
+
+_RUNTIME_MODULES = ("fast_math.py", "scalar_ops.py")
+
+
+def runtime_version() -> str:
+    """A hash of the helper modules generated kernels import (part of every kernel's source,
+    so a changed helper invalidates numba's cache of its callers)."""
+    digest = hashlib.sha256()
+    for name in _RUNTIME_MODULES:
+        digest.update((Path(__file__).parent / name).read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _instructions(root: HloInstruction, leaves: Mapping[int, int]) -> list[HloInstruction]:
+    """Every instruction reachable from ``root`` without crossing a leaf, and the bodies of
+    the reductions among them."""
+    seen: dict[int, HloInstruction] = {}
+    stack = [root]
+    while stack:
+        instr = stack.pop()
+        if id(instr) in seen:
+            continue
+        seen[id(instr)] = instr
+        if id(instr) in leaves:
+            continue
+        stack.extend(instr.operands)
+        for comp in instr.called_computations():
+            stack.extend(comp.instructions)
+    return list(seen.values())
+
+
+def _outputs(em: KernelEmitter, root: HloInstruction) -> tuple[list[Output], bool]:
+    """The output arrays of ``root`` (tuple roots: one per element; a variadic reduce's
+    get-tuple-element reads its result)."""
+    targets: list[tuple[HloInstruction, int]] = []
+    if root.opcode is Opcode.TUPLE:
+        for element in root.operands:
+            if element.shape.is_tuple:
+                raise NoKernel(f"tuple {root.name}: nested tuple output {element.name}")
+            if (
+                element.opcode is Opcode.GET_TUPLE_ELEMENT
+                and element.operands[0].opcode is Opcode.REDUCE
+            ):
+                targets.append((element.operands[0], element.attrs.index))
+            else:
+                targets.append((element, 0))
+    elif root.shape.is_tuple:
+        if root.opcode is not Opcode.REDUCE:
+            raise NoKernel(f"{root.opcode.value} {root.name}: tuple-shaped root")
+        targets = [(root, k) for k in range(len(root.shape.tuple_shapes))]
+    else:
+        targets = [(root, 0)]
+    outputs = []
+    for instr, position in targets:
+        shape = instr.shape.tuple_shapes[position] if instr.shape.is_tuple else instr.shape
+        numba_types.check(shape.element_type, f"{instr.opcode.value} {instr.name}")
+        arg = em.add_arg(f"out{len(outputs)}", shape.element_type, ("output", len(outputs)))
+        outputs.append(Output(instr, position, arg))
+    return outputs, root.shape.is_tuple
+
+
+def _bind_leaf(em: KernelEmitter, instr: HloInstruction, position: int) -> None:
+    """Reads of leaf ``instr`` (operand ``position`` of the kernel) from an array argument."""
+    if not instr.shape.is_array:
+        raise NoKernel(f"{instr.opcode.value} {instr.name}: tuple operand")
+    t = instr.shape.element_type
+    numba_types.check(t, f"{instr.opcode.value} {instr.name}")
+    args: list[KernelArg] = []
+
+    def read(index: Index) -> Val:
+        if not args:
+            args.append(em.add_arg(f"p{position}", t, ("operand", position)))
+        offset = em.flat_index(index, instr.shape.dims)
+        return em.emit(instr.name, f"{args[0].name}[{offset}]", t, index=index)
+
+    em.bindings[id(instr)] = read
+
+
+def compile_kernel(
+    name: str,
+    root: HloInstruction,
+    leaves: Mapping[int, int],
+    options: CompileOptions,
+    description: str,
+    header: str,
+) -> Kernel:
+    """Compiles the computation of ``root`` whose leaves (``id(instr) -> operand position``)
+    are the kernel's operands.
+
+    Raises:
+        NoKernel: an op, type or output layout the code generator does not handle.
+    """
+    start = time.perf_counter()
+    instructions = _instructions(root, leaves)
+    if options.flush_denormals and any(
+        s.element_type.is_float for i in instructions for s in i.shape.leaves()
+    ):
+        raise NoKernel("flush_denormals: float kernels are computed by the interpreter")
+    em = KernelEmitter(name)
+    for instr in instructions:
+        if id(instr) in leaves:
+            _bind_leaf(em, instr, leaves[id(instr)])
+    outputs, is_tuple = _outputs(em, root)
+    work = max(
+        (math.prod(s.dims) for i in instructions for s in i.shape.leaves() if s.is_array),
+        default=1,
+    )
+    parallel = options.parallel and work >= PARALLEL_WORK
+    reduces = {id(o.instr): o.instr for o in outputs if o.instr.opcode is Opcode.REDUCE}
+    if reduces:
+        plan = reduction_emitter.emit_reductions(em, outputs, list(reduces.values()), parallel)
+    else:
+        dims = outputs[0].dims
+        if any(o.dims != dims for o in outputs):
+            raise NoKernel(f"{root.opcode.value} {root.name}: outputs of different shapes")
+        with em.output_loops(dims, parallel) as index:
+            frame = em.current
+            for o in outputs:
+                em.store(frame, o, index, em.scalar(o.instr, index))
+        plan = "loop"
+    source = _module_source(em, header)
+    module = load_source(source, options.cache_dir)
+    function = getattr(module, em.name)
+    ops = sum(1 for i in instructions if id(i) not in leaves and i.opcode is not Opcode.PARAMETER)
+    how = f"numba {plan} {description}, {ops} ops" + (", parallel" if em.parallel else "")
+    notes = () if em.exact else ("float results within a few ulp (reassociation, fast exp)",)
+    return Kernel(
+        run=_runner(function, em.args, outputs, is_tuple),
+        how=how,
+        source=source,
+        compile_seconds=time.perf_counter() - start,
+        exact=em.exact,
+        notes=notes,
+    )
+
+
+def _module_source(em: KernelEmitter, header: str) -> str:
+    described = "\n".join(("    " + line).rstrip() for line in header.strip().splitlines())
+    lines = [
+        f'"""Kernel {em.name}, generated by xlapy.backend.cpu.codegen from:',
+        "",
+        described,
+        '"""',
+        f"# runtime {runtime_version()}",
+        "import math",
+        "",
+        "import numba",
+        "import numpy as np",
+        "",
+        *em.imports(),
+        "",
+        "U = np.uint64",
+        "",
+        "",
+        em.function_source(),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def _runner(function: object, args: list[KernelArg], outputs: list[Output], is_tuple: bool):  # type: ignore[no-untyped-def]
+    """``run(operands, ctx)``: flat views of the operands, fresh flat outputs, one call."""
+    plan: list[tuple[str, object]] = []
+    for arg in args:
+        kind, what = arg.source
+        if kind == "constant":
+            assert isinstance(what, HloInstruction)
+            plan.append(("array", data_movement.constant_value(what)))
+        else:
+            plan.append((kind, what))
+    shapes = [(o.dims, np.dtype(o.type.numpy)) for o in outputs]
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        results = [np.empty(math.prod(dims), dtype) for dims, dtype in shapes]
+        arrays = []
+        for kind, what in plan:
+            if kind == "operand":
+                value = operands[what]  # type: ignore[index]
+                arrays.append(np.ascontiguousarray(value).reshape(-1))
+            elif kind == "output":
+                arrays.append(results[what])  # type: ignore[index]
+            else:
+                arrays.append(what)
+        function(*arrays)  # type: ignore[operator]
+        shaped = [r.reshape(dims) for r, (dims, _) in zip(results, shapes, strict=True)]
+        return tuple(shaped) if is_tuple else shaped[0]
+
+    return run

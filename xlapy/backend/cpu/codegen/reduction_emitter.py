@@ -1,0 +1,512 @@
+"""Reductions: the reduce element generator (an inline loop over the reduced dimensions with
+one accumulator per result) and the three loop plans of a kernel whose outputs are reductions.
+
+Reducers are read from the reducer computation: ``op(p0, p1)`` with op in add, multiply,
+maximum, minimum, and, or, xor is combined with one expression; any other body of ops that
+have element generators (argmax's compare/select pairs...) is generated inline once per
+iteration, in index order. Order: the interpreter reduces in a pairwise tree; kernels
+accumulate sequentially, and float sums may reassociate (XLA's vectorized reductions do the
+same), so only integer, pred, maximum and minimum reductions are bit-exact.
+
+Plans for reduction outputs (all reduces of one kernel share the input dims and reduced
+dimensions; other outputs have the reduce input's shape, written as the input is read, or
+the reduce output's shape, computed after the accumulation):
+
+* *row*: loops over the outputs (the outer one parallel), the reduced dimensions inside with
+  scalar accumulators: for reductions over minor dimensions.
+* *column*: when the minor input dimension is kept, the kept dimensions after the last
+  reduced one are the innermost loop and accumulate into the output arrays, so the input is
+  read contiguously.
+* *split*: few outputs and a long associative reduction: the outermost reduced dimension is
+  cut into chunks reduced in parallel from the reducer's identity, then combined in order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+from collections.abc import Callable, Iterator, Sequence
+
+from xlapy.backend.cpu.codegen import numba_types
+from xlapy.backend.cpu.codegen.elemental import binary_expression, wrap
+from xlapy.backend.cpu.codegen.loop_emitter import (
+    Frame,
+    Index,
+    KernelArg,
+    KernelEmitter,
+    Output,
+    Val,
+    generates,
+)
+from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.dtypes import ElementType
+from xlapy.indexing.affine import AffineExpr
+from xlapy.interpreter.evals.reduce import simple_binary_reducer
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+
+SPLIT_CHUNKS = 64
+"""Chunks of a split reduction (enough to balance the threads of any common machine)."""
+SPLIT_MIN_EXTENT = 1 << 15
+SPLIT_MAX_OUTPUTS = 16
+ASSOCIATIVE = frozenset(
+    {Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR, Opcode.XOR}
+)
+
+
+def reducer_op(reduce: HloInstruction) -> Opcode | None:
+    """The combining opcode of a ``op(p0, p1)`` reducer, None for any other body."""
+    comp: HloComputation = reduce.attrs.to_apply
+    return simple_binary_reducer(comp) if len(reduce.operands) == 2 else None
+
+
+def splittable(reduce: HloInstruction) -> bool:
+    """True when chunks may be reduced separately and combined: an associative simple
+    reducer (float multiply excluded: only float sums reassociate)."""
+    op = reducer_op(reduce)
+    if op not in ASSOCIATIVE:
+        return False
+    t = reduce.shape.element_type
+    return not (t.is_float and op is Opcode.MULTIPLY)
+
+
+def identity(op: Opcode, t: ElementType) -> object:
+    """The identity element of ``op`` on ``t`` (-0.0 for float sums: ``-0 + x = x``)."""
+    if t.is_pred:
+        return op in (Opcode.MULTIPLY, Opcode.MINIMUM, Opcode.AND)
+    if t.is_float:
+        return {
+            Opcode.ADD: -0.0,
+            Opcode.MULTIPLY: 1.0,
+            Opcode.MAXIMUM: -math.inf,
+            Opcode.MINIMUM: math.inf,
+        }[op]
+    low = -(1 << (t.bits - 1)) if t.is_signed else 0
+    high = (1 << (t.bits - 1)) - 1 if t.is_signed else (1 << t.bits) - 1
+    return {
+        Opcode.ADD: 0,
+        Opcode.MULTIPLY: 1,
+        Opcode.MAXIMUM: low,
+        Opcode.MINIMUM: high,
+        Opcode.AND: -1 if t.is_signed else high,
+        Opcode.OR: 0,
+        Opcode.XOR: 0,
+    }[op]
+
+
+def combine(
+    em: KernelEmitter,
+    frame: Frame,
+    reduce: HloInstruction,
+    accs: Sequence[str],
+    xs: Sequence[Val],
+    *,
+    reassociate: bool = True,
+) -> None:
+    """Emits ``accs = reducer(accs, xs)`` into ``frame``."""
+    types = [x.type for x in xs]
+    op = reducer_op(reduce)
+    if op is not None:
+        t = types[0]
+        if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY):
+            em.exact = False
+        if t.is_float and op is Opcode.ADD and reassociate:
+            expr = f"{em.helper('fast_math', 'add_reassoc')}({accs[0]}, {xs[0].text})"
+        else:
+            expr = binary_expression(em, op, t, accs[0], xs[0].text)
+        if expr is None:
+            raise NoKernel(f"reduce {reduce.name}: {op.value} reducer on {t}")
+        em.emit_in(frame, f"{accs[0]} = {wrap(t, expr)}")
+        return
+    body: HloComputation = reduce.attrs.to_apply
+    params = body.parameters
+    if len(params) != 2 * len(accs):
+        raise NoKernel(f"reduce {reduce.name}: reducer {body.name} takes {len(params)} values")
+    if any(t.is_float for t in types):
+        em.exact = False
+    values = [Val(a, t, frame) for a, t in zip(accs, types, strict=True)] + list(xs)
+    for param, value in zip(params, values, strict=True):
+        em.bindings[id(param)] = _constant(value)
+    try:
+        with em.scope(body.instructions), em.enter(frame):
+            root = body.root
+            leaves = root.operands if root.opcode is Opcode.TUPLE else [root]
+            results = [em.scalar(leaf, ()) for leaf in leaves]
+    finally:
+        for param in params:
+            em.bindings.pop(id(param), None)
+    if len(results) != len(accs):
+        raise NoKernel(f"reduce {reduce.name}: reducer {body.name} returns {len(results)} values")
+    targets = ", ".join(accs)
+    sources = ", ".join(wrap(t, r.text) for t, r in zip(types, results, strict=True))
+    em.emit_in(frame, f"{targets} = {sources}" if len(accs) == 1 else f"{targets} = ({sources})")
+
+
+def _constant(value: Val) -> Callable[[Index], Val]:
+    return lambda index: value
+
+
+def _check(reduce: HloInstruction) -> tuple[list[HloInstruction], list[HloInstruction]]:
+    n = len(reduce.operands) // 2
+    inputs, inits = reduce.operands[:n], reduce.operands[n:]
+    for operand in reduce.operands:
+        if not operand.shape.is_array:
+            raise NoKernel(f"reduce {reduce.name}: tuple operand")
+        numba_types.check(operand.shape.element_type, f"reduce {reduce.name}")
+    return list(inputs), list(inits)
+
+
+def reduced_map_results(em: KernelEmitter, reduce: HloInstruction) -> tuple[AffineExpr, ...]:
+    (indexing,) = em.maps(reduce)[0]
+    return indexing.map.results
+
+
+def reduce_loops(
+    em: KernelEmitter,
+    reduce: HloInstruction,
+    parent: Frame,
+    chunk: tuple[str, int] | None = None,
+) -> contextlib.AbstractContextManager[list[AffineExpr]]:
+    """Nested loops over the reduced dimensions (in order) inside ``parent``."""
+    extents = [reduce.operands[0].shape.dims[d] for d in sorted(reduce.attrs.dimensions)]
+    return nested_loops(em, parent, "r", extents, chunk=chunk)
+
+
+@contextlib.contextmanager
+def nested_loops(
+    em: KernelEmitter,
+    parent: Frame,
+    hint: str,
+    extents: Sequence[int],
+    *,
+    chunk: tuple[str, int] | None = None,
+) -> Iterator[list[AffineExpr]]:
+    """Loops ``<hint>0, <hint>1...`` over ``extents`` nested in ``parent``; with ``chunk``
+    (a chunk variable and the chunk size) the outermost covers one chunk only."""
+    with contextlib.ExitStack() as stack:
+        symbols = []
+        frame = parent
+        for position, extent in enumerate(extents):
+            start = stop = None
+            if position == 0 and chunk is not None:
+                var, size = chunk
+                start, stop = f"{var} * {size}", f"min({var} * {size} + {size}, {extent})"
+            s = stack.enter_context(
+                em.loop(frame, f"{hint}{position}", extent, start=start, stop=stop)
+            )
+            symbols.append(s)
+            frame = em.current
+        yield symbols
+
+
+def input_index(
+    em: KernelEmitter, reduce: HloInstruction, out_index: Index, reduced: Sequence[AffineExpr]
+) -> Index:
+    """The reduce input index of an output index and reduced-dimension symbols (its map)."""
+    return tuple(
+        r.replace(dims=out_index, symbols=list(reduced)) for r in reduced_map_results(em, reduce)
+    )
+
+
+InnerFn = Callable[[Frame, Index], None]
+
+
+def reduce_group(
+    em: KernelEmitter,
+    reduces: Sequence[HloInstruction],
+    index: Index,
+    inner: InnerFn | None = None,
+) -> dict[int, tuple[Val, ...]]:
+    """Reduces sharing input dims and dimensions, accumulated in one loop nest placed at the
+    home frame of ``index``; ``inner(frame, input_index)`` adds code to the innermost loop."""
+    home = em.home(index=index)
+    accs: dict[int, list[str]] = {}
+    for reduce in reduces:
+        _, inits = _check(reduce)
+        names = []
+        for k, init in enumerate(inits):
+            value = em.scalar(init, ())
+            name = em.fresh(f"{reduce.name}_acc{k}" if len(inits) > 1 else f"{reduce.name}")
+            em.emit_in(home, f"{name} = {value.text}")
+            names.append(name)
+        accs[id(reduce)] = names
+    with reduce_loops(em, reduces[0], home) as reduced:
+        frame = em.current
+        in_index = input_index(em, reduces[0], index, reduced)
+        for reduce in reduces:
+            inputs, _ = _check(reduce)
+            xs = [em.scalar(x, in_index) for x in inputs]
+            combine(em, frame, reduce, accs[id(reduce)], xs)
+        if inner is not None:
+            inner(frame, in_index)
+    return {
+        id(r): tuple(
+            Val(a, i.shape.element_type, home)
+            for a, i in zip(accs[id(r)], _check(r)[1], strict=True)
+        )
+        for r in reduces
+    }
+
+
+@generates(Opcode.REDUCE)
+def reduce(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val | tuple[Val, ...]:
+    """An inline reduction of the element at ``index`` (a tuple for variadic reduces)."""
+    values = reduce_group(em, [instr], index)[id(instr)]
+    return values if instr.shape.is_tuple else values[0]
+
+
+# ---- loop plans of kernels whose outputs are reductions -------------------------------------
+
+COLUMN_CHUNKS = 16
+"""Parallel chunks of the kept minor dimension of a column reduction without outer dims."""
+
+
+def emit_reductions(
+    em: KernelEmitter, outputs: Sequence[Output], reduces: Sequence[HloInstruction], parallel: bool
+) -> str:
+    """Emits the loops of a kernel whose outputs include ``reduces`` (see the module
+    docstring); returns the plan's name."""
+    first = reduces[0]
+    in_dims = first.operands[0].shape.dims
+    dims = tuple(sorted(first.attrs.dimensions))
+    for r in reduces:
+        _check(r)
+        if r.operands[0].shape.dims != in_dims or tuple(sorted(r.attrs.dimensions)) != dims:
+            raise NoKernel(f"reduce {r.name}: sibling reductions of different shapes")
+    out_dims = tuple(n for d, n in enumerate(in_dims) if d not in dims)
+    group = {id(r) for r in reduces}
+    inner = [o for o in outputs if id(o.instr) not in group and o.dims == in_dims and dims]
+    after = [o for o in outputs if o not in inner]
+    for o in after:
+        if id(o.instr) not in group and o.dims != out_dims:
+            raise NoKernel(f"{o.instr.opcode.value} {o.instr.name}: output shape {o.dims}")
+    writer = _inner_writer(em, inner) if inner else None
+    extent = math.prod(in_dims[d] for d in dims)
+    if (
+        parallel
+        and math.prod(out_dims) <= SPLIT_MAX_OUTPUTS
+        and extent >= SPLIT_MIN_EXTENT
+        and in_dims[dims[0]] > 1
+        and all(splittable(r) for r in reduces)
+    ):
+        _split_plan(em, after, reduces, out_dims, writer)
+        return "split reduction"
+    if dims and (len(in_dims) - 1) not in dims:
+        _column_plan(em, after, reduces, in_dims, dims, parallel, writer)
+        return "column reduction"
+    with em.output_loops(out_dims, parallel) as index:
+        frame = em.current
+        results = reduce_group(em, reduces, index, writer)
+        _store_after(em, frame, after, reduces, index, results)
+    return "row reduction"
+
+
+def _inner_writer(em: KernelEmitter, outputs: Sequence[Output]) -> InnerFn:
+    """Stores outputs shaped like the reduce input where the input element is read."""
+
+    def write(frame: Frame, index: Index) -> None:
+        with em.enter(frame):
+            for o in outputs:
+                em.store(frame, o, index, em.scalar(o.instr, index))
+
+    return write
+
+
+def _store_after(
+    em: KernelEmitter,
+    frame: Frame,
+    outputs: Sequence[Output],
+    reduces: Sequence[HloInstruction],
+    index: Index,
+    results: dict[int, tuple[Val, ...]],
+) -> None:
+    """Stores the reduce results and the outputs computed from them at ``index``."""
+    for r in reduces:
+        values = results[id(r)]
+        em.remember(r, index, values if r.shape.is_tuple else values[0])
+    with em.enter(frame):
+        for o in outputs:
+            if id(o.instr) in results:
+                value = results[id(o.instr)][o.position]
+            else:
+                value = em.scalar(o.instr, index)
+            em.store(frame, o, index, value)
+
+
+def _results(reduce: HloInstruction) -> list[tuple[int, ElementType]]:
+    shapes = reduce.shape.tuple_shapes if reduce.shape.is_tuple else (reduce.shape,)
+    return [(k, s.element_type) for k, s in enumerate(shapes)]
+
+
+def _column_plan(
+    em: KernelEmitter,
+    outputs: Sequence[Output],
+    reduces: Sequence[HloInstruction],
+    in_dims: Sequence[int],
+    dims: Sequence[int],
+    parallel: bool,
+    writer: InnerFn | None,
+) -> None:
+    """Accumulates into arrays indexed by the kept dimensions, the kept minor dimensions
+    innermost (contiguous reads)."""
+    kept = [d for d in range(len(in_dims)) if d not in dims]
+    outer = [in_dims[d] for d in kept if d < dims[-1]]
+    trailing = [in_dims[d] for d in kept if d > dims[-1]]
+    out_dims = tuple(in_dims[d] for d in kept)
+    size = math.prod(out_dims)
+    arrays: dict[tuple[int, int], Output] = {}
+    for o in outputs:
+        if o.instr in reduces:
+            arrays[(id(o.instr), o.position)] = o
+    for r in reduces:
+        for k, t in _results(r):
+            if (id(r), k) not in arrays:
+                name = em.scratch(f"{r.name}_values{k}", t, size)
+                arrays[(id(r), k)] = Output(r, k, _scratch_arg(name, t))
+    with contextlib.ExitStack() as stack:
+        chunk = None
+        outer_index: Index = ()
+        if outer:
+            outer_index = stack.enter_context(em.output_loops(outer, parallel, "o"))
+        elif parallel and trailing[0] >= 2 * COLUMN_CHUNKS:
+            block = -(-trailing[0] // COLUMN_CHUNKS)
+            count = -(-trailing[0] // block)
+            c = stack.enter_context(em.loop(em.current, "chunk", count, parallel=True))
+            chunk = (em.render(c), block)
+        home = em.current
+        with nested_loops(em, home, "t", trailing, chunk=chunk) as t_index:
+            for r in reduces:
+                _, inits = _check(r)
+                for k, init in enumerate(inits):
+                    value = em.scalar(init, ())
+                    em.store(em.current, arrays[(id(r), k)], (*outer_index, *t_index), value)
+        with (
+            reduce_loops(em, reduces[0], home) as reduced,
+            nested_loops(em, em.current, "t", trailing, chunk=chunk) as t_index,
+        ):
+            frame = em.current
+            out_index = (*outer_index, *t_index)
+            in_index = input_index(em, reduces[0], out_index, reduced)
+            for r in reduces:
+                inputs, _ = _check(r)
+                accs = []
+                for k, _ in _results(r):
+                    target = arrays[(id(r), k)]
+                    read = em.fresh(f"{r.name}_acc{k}")
+                    offset = em.flat_index(out_index, target.dims)
+                    em.emit_in(frame, f"{read} = {target.arg.name}[{offset}]")
+                    accs.append(read)
+                xs = [em.scalar(x, in_index) for x in inputs]
+                combine(em, frame, r, accs, xs, reassociate=False)
+                for (k, _), acc in zip(_results(r), accs, strict=True):
+                    target = arrays[(id(r), k)]
+                    offset = em.flat_index(out_index, target.dims)
+                    em.emit_in(frame, f"{target.arg.name}[{offset}] = {acc}")
+            if writer is not None:
+                writer(frame, in_index)
+        rest = [o for o in outputs if o.instr not in reduces]
+        if rest:
+            with nested_loops(em, home, "t", trailing, chunk=chunk) as t_index:
+                frame = em.current
+                out_index = (*outer_index, *t_index)
+                results = {}
+                for r in reduces:
+                    values = []
+                    for k, t in _results(r):
+                        target = arrays[(id(r), k)]
+                        offset = em.flat_index(out_index, target.dims)
+                        values.append(
+                            em.emit(
+                                f"{r.name}_{k}", f"{target.arg.name}[{offset}]", t, index=out_index
+                            )
+                        )
+                    results[id(r)] = tuple(values)
+                _store_after(em, frame, rest, reduces, out_index, results)
+
+
+def _scratch_arg(name: str, t: ElementType) -> KernelArg:
+    return KernelArg(name, t, ("scratch", name))
+
+
+def _split_plan(
+    em: KernelEmitter,
+    outputs: Sequence[Output],
+    reduces: Sequence[HloInstruction],
+    out_dims: Sequence[int],
+    writer: InnerFn | None,
+) -> None:
+    """Chunks of the outermost reduced dimension reduced in parallel from the identity into
+    partial arrays, then combined in chunk order with the init values."""
+    first = reduces[0]
+    extent = first.operands[0].shape.dims[min(first.attrs.dimensions)]
+    block = -(-extent // SPLIT_CHUNKS)
+    count = -(-extent // block)
+    parts_dims = (count, *out_dims)
+    parts = {
+        (id(r), k): Output(
+            r, k, _scratch_arg(em.scratch(f"{r.name}_part{k}", t, math.prod(parts_dims)), t)
+        )
+        for r in reduces
+        for k, t in _results(r)
+    }
+    with (
+        em.loop(em.current, "chunk", count, parallel=True) as c,
+        em.output_loops(out_dims, False) as index,
+    ):
+        home = em.current
+        accs: dict[int, list[str]] = {}
+        for r in reduces:
+            op = reducer_op(r)
+            assert op is not None
+            names = []
+            for k, t in _results(r):
+                name = em.fresh(f"{r.name}_acc{k}")
+                em.emit_in(home, f"{name} = {identity_literal(op, t)}")
+                names.append(name)
+            accs[id(r)] = names
+        with reduce_loops(em, first, home, chunk=(em.render(c), block)) as reduced:
+            frame = em.current
+            in_index = input_index(em, first, index, reduced)
+            for r in reduces:
+                inputs, _ = _check(r)
+                combine(em, frame, r, accs[id(r)], [em.scalar(x, in_index) for x in inputs])
+            if writer is not None:
+                writer(frame, in_index)
+        for r in reduces:
+            for (k, _), acc in zip(_results(r), accs[id(r)], strict=True):
+                target = parts[(id(r), k)]
+                offset = em.flat_index((c, *index), parts_dims)
+                em.emit_in(home, f"{target.arg.name}[{offset}] = {acc}")
+    with em.output_loops(out_dims, False) as index:
+        home = em.current
+        results = {}
+        for r in reduces:
+            _, inits = _check(r)
+            names = []
+            for init in inits:
+                name = em.fresh(f"{r.name}")
+                em.emit_in(home, f"{name} = {em.scalar(init, ()).text}")
+                names.append(name)
+            with em.loop(home, "chunk", count) as c2:
+                frame = em.current
+                partials = []
+                for k, t in _results(r):
+                    target = parts[(id(r), k)]
+                    offset = em.flat_index((c2, *index), parts_dims)
+                    partials.append(
+                        em.emit(
+                            f"{r.name}_part", f"{target.arg.name}[{offset}]", t, index=[c2, *index]
+                        )
+                    )
+                combine(em, frame, r, names, partials, reassociate=False)
+            results[id(r)] = tuple(
+                Val(n, t, home) for n, (_, t) in zip(names, _results(r), strict=True)
+            )
+        _store_after(em, home, outputs, reduces, index, results)
+
+
+def identity_literal(op: Opcode, t: ElementType) -> str:
+    text = numba_types.literal(identity(op, t), t)
+    assert text is not None
+    return text

@@ -1,0 +1,268 @@
+"""Exact scalar helpers that generated kernels call: XLA's integer rules (division and
+remainder by zero and INT_MIN/-1, shifts past the bit width, clz, popcnt, mulhi, integer
+power), IEEE maximum/minimum with NaN propagation and signed zeros, rounding, saturating
+float -> integer conversion and the TOTALORDER key.
+
+Each rule is the one of ``xlapy.interpreter.intmath`` / ``numerics`` (the oracle), restated
+per element. Integer helpers take the value widened to int64 (signed types) or uint64
+(unsigned types and bit patterns); the caller truncates the result to its type, which wraps
+in two's complement.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+from llvmlite import ir
+from numba import types
+from numba.extending import intrinsic
+
+_U64 = np.uint64
+_I64 = np.int64
+_ALL_ONES = _U64(0xFFFFFFFFFFFFFFFF)
+
+
+@intrinsic
+def f32_from_bits(typingctx: object, bits: types.Type) -> object:
+    """The float32 whose bit pattern is the int32 ``bits``."""
+    sig = types.float32(types.int32)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return sig, codegen
+
+
+@intrinsic
+def f32_bits(typingctx: object, value: types.Type) -> object:
+    """The bit pattern of the float32 ``value`` as an int32."""
+    sig = types.int32(types.float32)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
+        return builder.bitcast(args[0], ir.IntType(32))
+
+    return sig, codegen
+
+
+@intrinsic
+def f64_from_bits(typingctx: object, bits: types.Type) -> object:
+    """The float64 whose bit pattern is the int64 ``bits``."""
+    sig = types.float64(types.int64)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
+        return builder.bitcast(args[0], ir.DoubleType())
+
+    return sig, codegen
+
+
+@intrinsic
+def f64_bits(typingctx: object, value: types.Type) -> object:
+    """The bit pattern of the float64 ``value`` as an int64."""
+    sig = types.int64(types.float64)
+
+    def codegen(context: object, builder: ir.IRBuilder, signature: object, args: list) -> object:
+        return builder.bitcast(args[0], ir.IntType(64))
+
+    return sig, codegen
+
+
+@numba.njit(cache=True)
+def total_order_key_f32(x: float) -> int:
+    """XLA's TOTALORDER key of a float32: its sign-magnitude bits as a two's-complement
+    int32 (``-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN``)."""
+    bits = f32_bits(x)
+    return bits ^ np.int32(0x7FFFFFFF) if bits < 0 else bits
+
+
+@numba.njit(cache=True)
+def total_order_key_f64(x: float) -> int:
+    """XLA's TOTALORDER key of a float64 (see ``total_order_key_f32``)."""
+    bits = f64_bits(x)
+    return bits ^ np.int64(0x7FFFFFFFFFFFFFFF) if bits < 0 else bits
+
+
+@numba.njit(cache=True, error_model="numpy")
+def divide_signed(a: int, b: int) -> int:
+    """``a / b`` rounded toward zero; ``x / 0 = -1``; ``INT_MIN / -1 = INT_MIN`` (the
+    negation wraps once truncated to the type)."""
+    if b == 0:
+        return _I64(-1)
+    if b == -1:
+        return ~a + _I64(1)
+    quotient = a // b
+    if (a - quotient * b) != 0 and ((a < 0) != (b < 0)):
+        quotient += 1
+    return quotient
+
+
+@numba.njit(cache=True, error_model="numpy")
+def remainder_signed(a: int, b: int) -> int:
+    """``a - b * trunc(a / b)`` (the sign follows ``a``); ``x % 0 = x``; ``x % -1 = 0``."""
+    if b == 0:
+        return a
+    if b == -1:
+        return _I64(0)
+    return a - divide_signed(a, b) * b
+
+
+@numba.njit(cache=True, error_model="numpy")
+def divide_unsigned(a: int, b: int) -> int:
+    """``a / b``; ``x / 0`` is all ones (truncated to the type)."""
+    return a // b if b != 0 else _ALL_ONES
+
+
+@numba.njit(cache=True, error_model="numpy")
+def remainder_unsigned(a: int, b: int) -> int:
+    """``a % b``; ``x % 0 = x``."""
+    return a % b if b != 0 else a
+
+
+@numba.njit(cache=True)
+def shift_left(pattern: int, amount: int, bits: int) -> int:
+    """``pattern << amount`` (uint64); amounts ``>= bits`` give 0."""
+    return pattern << amount if amount < bits else _U64(0)
+
+
+@numba.njit(cache=True)
+def shift_right_logical(pattern: int, amount: int, bits: int) -> int:
+    """Zero-filling shift of a ``bits``-wide pattern (uint64, high bits clear); amounts
+    ``>= bits`` give 0."""
+    return pattern >> amount if amount < bits else _U64(0)
+
+
+@numba.njit(cache=True)
+def shift_right_arithmetic(value: int, amount: int, bits: int) -> int:
+    """Sign-filling shift of the pattern read as signed (int64 ``value``); amounts
+    ``>= bits`` give all sign bits."""
+    if amount < bits:
+        return value >> _I64(amount)
+    return _I64(-1) if value < 0 else _I64(0)
+
+
+@numba.njit(cache=True)
+def count_leading_zeros(pattern: int, bits: int) -> int:
+    """Leading zero bits of a ``bits``-wide pattern (uint64): ``clz(0) = bits``."""
+    length = 0
+    rest = pattern
+    for step in (32, 16, 8, 4, 2, 1):
+        if rest >= (_U64(1) << _U64(step)):
+            rest = rest >> _U64(step)
+            length += step
+    if rest != 0:
+        length += 1
+    return bits - length
+
+
+@numba.njit(cache=True)
+def popcount(pattern: int) -> int:
+    """Set bits of a uint64 pattern."""
+    x = pattern - ((pattern >> _U64(1)) & _U64(0x5555555555555555))
+    x = (x & _U64(0x3333333333333333)) + ((x >> _U64(2)) & _U64(0x3333333333333333))
+    x = (x + (x >> _U64(4))) & _U64(0x0F0F0F0F0F0F0F0F)
+    return _I64((x * _U64(0x0101010101010101)) >> _U64(56))
+
+
+@numba.njit(cache=True)
+def mulhi_unsigned64(a: int, b: int) -> int:
+    """The high 64 bits of the 128-bit product of two uint64 values."""
+    mask = _U64(0xFFFFFFFF)
+    a_lo, a_hi, b_lo, b_hi = a & mask, a >> _U64(32), b & mask, b >> _U64(32)
+    low_low, low_high, high_low = a_lo * b_lo, a_lo * b_hi, a_hi * b_lo
+    middle = (low_low >> _U64(32)) + (low_high & mask) + (high_low & mask)
+    return a_hi * b_hi + (low_high >> _U64(32)) + (high_low >> _U64(32)) + (middle >> _U64(32))
+
+
+@numba.njit(cache=True)
+def mulhi_signed64(a: int, b: int) -> int:
+    """The high 64 bits of the 128-bit product of two int64 values (as uint64 bits)."""
+    ua, ub = _U64(a), _U64(b)
+    high = mulhi_unsigned64(ua, ub)
+    if a < 0:
+        high = high - ub
+    if b < 0:
+        high = high - ua
+    return high
+
+
+@numba.njit(cache=True)
+def power_integer(base: int, exponent: int, signed: bool) -> int:
+    """``base ** exponent`` by repeated squaring modulo 2^64 (uint64 result bits); for a
+    negative signed exponent: 1 for base 1, +-1 for base -1 by parity, 0 otherwise."""
+    if signed and _I64(exponent) < 0:
+        b = _I64(base)
+        if b == 1:
+            return _U64(1)
+        if b == -1:
+            return _ALL_ONES if (_I64(exponent) & 1) != 0 else _U64(1)
+        return _U64(0)
+    result = _U64(1)
+    square = _U64(base)
+    rest = _U64(exponent)
+    while rest != 0:  # at most 64 rounds, one per exponent bit
+        if rest & _U64(1):
+            result = result * square
+        square = square * square
+        rest = rest >> _U64(1)
+    return result
+
+
+@numba.njit(cache=True)
+def maximum_float(x: float, y: float) -> float:
+    """IEEE maximum: NaN if either is NaN (the first NaN); ``max(-0, +0) = +0``."""
+    if x != x:
+        return x
+    if y != y:
+        return y
+    if x > y or (x == y and not np.signbit(x)):
+        return x
+    return y
+
+
+@numba.njit(cache=True)
+def minimum_float(x: float, y: float) -> float:
+    """IEEE minimum: NaN if either is NaN (the first NaN); ``min(-0, +0) = -0``."""
+    if x != x:
+        return x
+    if y != y:
+        return y
+    if x < y or (x == y and np.signbit(x)):
+        return x
+    return y
+
+
+@numba.njit(cache=True)
+def round_nearest_afz(x: float) -> float:
+    """Nearest integer, ties away from zero (as float64, exact for f32 and f64 operands);
+    keeps the sign of zero, infinities and NaN."""
+    magnitude = np.float64(abs(x))
+    whole = np.trunc(magnitude)
+    rounded = whole + 1.0 if magnitude - whole >= 0.5 else whole
+    return np.copysign(rounded, np.float64(x))
+
+
+@numba.njit(cache=True)
+def float_to_signed(x: float, low: int, high: int) -> int:
+    """XLA's float -> signed conversion (int64 result): truncation toward zero,
+    saturation at ``[low, high]``, NaN -> 0."""
+    if x != x:
+        return _I64(0)
+    truncated = np.trunc(np.float64(x))
+    if truncated <= np.float64(low):
+        return _I64(low)
+    if truncated >= np.float64(high):
+        return _I64(high)
+    return _I64(truncated)
+
+
+@numba.njit(cache=True)
+def float_to_unsigned(x: float, high: int) -> int:
+    """XLA's float -> unsigned conversion (uint64 result): truncation toward zero,
+    saturation at ``[0, high]``, NaN -> 0."""
+    if x != x:
+        return _U64(0)
+    truncated = np.trunc(np.float64(x))
+    if truncated <= 0.0:
+        return _U64(0)
+    if truncated >= np.float64(high):
+        return _U64(high)
+    return _U64(truncated)
