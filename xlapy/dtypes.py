@@ -26,6 +26,7 @@ class Kind(enum.Enum):
     TOKEN = "token"
     TUPLE = "tuple"
     OPAQUE = "opaque"
+    QUANTIZED = "quantized"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +79,11 @@ class ElementType:
     @property
     def is_pred(self) -> bool:
         return self.kind is Kind.PRED
+
+    @property
+    def is_quantized(self) -> bool:
+        """True for a ``!quant.uniform`` type (a ``QuantizedType``)."""
+        return self.kind is Kind.QUANTIZED
 
     @property
     def is_array(self) -> bool:
@@ -201,3 +207,172 @@ def signed_of_width(bits: int) -> ElementType:
 def float_of_width(bits: int) -> ElementType:
     """The IEEE float type with ``bits`` bits (f16, f32, f64)."""
     return {16: F16, 32: F32, 64: F64}[bits]
+
+
+# ---- uniform quantized types ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuantizedType(ElementType):
+    """A StableHLO uniform quantized element type (``!quant.uniform<...>``; StableHLO spec,
+    "QuantizedTensorElementType"): integers of ``storage`` type that stand for the
+    ``expressed`` values ``(storage - zero_point) * scale``.
+
+    Arrays of this type hold the storage integers (``numpy`` is the storage dtype); ``name``
+    and ``mlir`` are both the MLIR spelling (XLA's HLO has no quantized types). Build them with
+    ``uniform_quantized``, which checks the spec's constraints and interns the result, so that
+    equal types are the same object.
+
+    Attributes:
+        storage: the signed or unsigned integer storage type (2 to 32 bits).
+        expressed: the floating-point type the values stand for.
+        scales: one scale (per-tensor) or one per index of ``quantization_dimension``.
+        zero_points: one per scale, within [storage_min, storage_max].
+        quantization_dimension: the per-axis dimension, None for per-tensor quantization.
+        storage_min, storage_max: the range stored values are clamped to.
+    """
+
+    storage: ElementType
+    expressed: ElementType
+    scales: tuple[float, ...]
+    zero_points: tuple[int, ...]
+    quantization_dimension: int | None
+    storage_min: int
+    storage_max: int
+
+    def __repr__(self) -> str:
+        return f"dtypes.QuantizedType({self.mlir})"
+
+    @property
+    def is_per_axis(self) -> bool:
+        return self.quantization_dimension is not None
+
+    @property
+    def is_per_tensor(self) -> bool:
+        return self.quantization_dimension is None
+
+    def with_quantization_dimension(self, dimension: int) -> QuantizedType:
+        """The same per-axis type along another dimension (reshape/transpose/broadcast)."""
+        return uniform_quantized(
+            self.storage, self.expressed, self.scales, self.zero_points, dimension,
+            self.storage_min, self.storage_max,
+        )  # fmt: skip
+
+
+_QUANTIZED: dict[tuple[object, ...], QuantizedType] = {}
+_STORAGE_BITS = range(2, 33)
+
+
+def storage_range(storage: ElementType) -> tuple[int, int]:
+    """The full value range of an integer storage type (``i8`` -> (-128, 127))."""
+    if storage.is_signed:
+        return -(1 << (storage.bits - 1)), (1 << (storage.bits - 1)) - 1
+    return 0, (1 << storage.bits) - 1
+
+
+def uniform_quantized(
+    storage: ElementType,
+    expressed: ElementType,
+    scales: tuple[float, ...] | list[float],
+    zero_points: tuple[int, ...] | list[int],
+    quantization_dimension: int | None = None,
+    storage_min: int | None = None,
+    storage_max: int | None = None,
+) -> QuantizedType:
+    """The (interned) quantized element type with these parameters.
+
+    Checks the StableHLO spec's constraints on QuantizedTensorElementType: an integer storage
+    type of 2-32 bits, a floating-point expressed type, a storage range
+    inside the storage type's, positive finite scales, zero points inside the storage range,
+    and one scale and zero point per tensor or the same number of each per axis. Raises
+    InvalidArgument naming the broken rule.
+    """
+    if not storage.is_integer or storage.bits not in _STORAGE_BITS:
+        raise InvalidArgument(
+            f"quantized storage type must be an integer type of 2 to 32 bits; got {storage.mlir}"
+        )
+    if not expressed.is_float:
+        raise InvalidArgument(
+            f"quantized expressed type must be a floating-point type; got {expressed.mlir}"
+        )
+    low, high = storage_range(storage)
+    smin = low if storage_min is None else int(storage_min)
+    smax = high if storage_max is None else int(storage_max)
+    if not low <= smin < smax <= high:
+        raise InvalidArgument(
+            f"quantized storage range must lie inside [{low}, {high}] with min < max; "
+            f"got <{smin}:{smax}> for {storage.mlir}"
+        )
+    scales_t = tuple(float(s) for s in scales)
+    zps = tuple(int(z) for z in zero_points)
+    if not scales_t or len(scales_t) != len(zps):
+        raise InvalidArgument(
+            f"quantized types need one zero point per scale; got {len(scales_t)} scales and "
+            f"{len(zps)} zero points"
+        )
+    if quantization_dimension is None and len(scales_t) != 1:
+        raise InvalidArgument(f"a per-tensor quantized type has one scale; got {len(scales_t)}")
+    if quantization_dimension is not None and quantization_dimension < 0:
+        raise InvalidArgument(
+            f"quantization dimension must be non-negative; got {quantization_dimension}"
+        )
+    for s in scales_t:
+        if not (s > 0 and s != float("inf")):
+            raise InvalidArgument(f"quantization scales must be positive and finite; got {s!r}")
+    for z in zps:
+        if not smin <= z <= smax:
+            raise InvalidArgument(
+                f"quantization zero points must lie in the storage range [{smin}, {smax}]; got {z}"
+            )
+    key = (storage, expressed, scales_t, zps, quantization_dimension, smin, smax)
+    found = _QUANTIZED.get(key)
+    if found is None:
+        text = _quantized_text(storage, expressed, scales_t, zps, quantization_dimension,
+                               (smin, smax) if (smin, smax) != (low, high) else None)  # fmt: skip
+        found = QuantizedType(
+            text, text, storage.bits, Kind.QUANTIZED, storage.numpy,
+            storage, expressed, scales_t, zps, quantization_dimension, smin, smax,
+        )  # fmt: skip
+        _QUANTIZED[key] = found
+    return found
+
+
+def _quantized_text(
+    storage: ElementType,
+    expressed: ElementType,
+    scales: tuple[float, ...],
+    zero_points: tuple[int, ...],
+    dimension: int | None,
+    storage_range_: tuple[int, int] | None,
+) -> str:
+    """MLIR's spelling: ``!quant.uniform<i8<-127:127>:f32:1, {0.1:-3,2.000000e-01}>``; the
+    storage is ``i<N>``/``u<N>``, a zero point of 0 is left out."""
+    text = f"{'i' if storage.is_signed else 'u'}{storage.bits}"
+    if storage_range_ is not None:
+        text += f"<{storage_range_[0]}:{storage_range_[1]}>"
+    text += f":{expressed.mlir}"
+    params = [
+        mlir_float(s) + (f":{z}" if z else "") for s, z in zip(scales, zero_points, strict=True)
+    ]
+    if dimension is None:
+        return f"!quant.uniform<{text}, {params[0]}>"
+    return f"!quant.uniform<{text}:{dimension}, {{{','.join(params)}}}>"
+
+
+def mlir_float(value: float) -> str:
+    """A double as MLIR prints float attributes: ``1.000000e-01`` when six digits give it back,
+    else 17 significant digits (``0.0039188104517319626``, ``1.537725862903607E-5``)."""
+    short = f"{value:.6e}"
+    if float(short) == value:
+        return short
+    mantissa, _, exp_text = f"{value:.16e}".partition("e")
+    sign = "-" if mantissa.startswith("-") else ""
+    digits = mantissa.lstrip("-").replace(".", "").rstrip("0") or "0"
+    exp = int(exp_text)  # value = d.ddd * 10^exp
+    if exp < -3 or exp >= len(digits) + 3:
+        body = digits[0] + "." + (digits[1:] or "0")
+        return f"{sign}{body}E{'-' if exp < 0 else '+'}{abs(exp)}"
+    if exp < 0:
+        return f"{sign}0.{'0' * (-exp - 1)}{digits}"
+    whole = digits[: exp + 1].ljust(exp + 1, "0")
+    return f"{sign}{whole}.{digits[exp + 1 :] or '0'}"

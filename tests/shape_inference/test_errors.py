@@ -226,8 +226,8 @@ CASES = [
      r"dynamic-pad \[C2\]: edge_padding_low needs one entry per operand dimension; got s32\[2\] for f32\[2\]"),
     (Opcode.REAL_DYNAMIC_SLICE, ["f32[4]", "f32[1]", "s32[1]", "s32[1]"], {}, "f32[2]",
      r"real-dynamic-slice: start_indices must have integer element type"),
-    (Opcode.UNIFORM_QUANTIZE, ["(f32[])"], {}, "s8[]", r"uniform-quantize: operand must be an array"),
-    (Opcode.UNIFORM_DEQUANTIZE, ["f32[2]"], {}, None, r"uniform-dequantize: the result shape must be given"),
+    (Opcode.UNIFORM_QUANTIZE, ["f32[]"], {}, "s8[]", r"uniform-quantize \[C1\]: the result must be a quantized tensor"),
+    (Opcode.UNIFORM_DEQUANTIZE, ["f32[2]"], {}, None, r"uniform-dequantize \[C1\]: operand must be a quantized tensor"),
 ]  # fmt: skip
 
 

@@ -73,12 +73,12 @@ def test_interpret_unsupported_op_exits_2(
 ) -> None:
     text = (
         "func.func @f() {\n  %c = stablehlo.constant dense<1.0> : tensor<f32>\n"
-        "  %0 = stablehlo.uniform_quantize %c : (tensor<f32>) -> tensor<!quant.uniform<i8:f32, 0.5:0>>\n"
+        '  %0 = "stablehlo.frobnicate"(%c) : (tensor<f32>) -> tensor<f32>\n'
         "  return\n}\n"
     )
     path = _write(tmp_path, "u.mlir", text)
     assert main(["interpret", path]) == 2
-    assert "quantized" in capsys.readouterr().out
+    assert "unsupported operation stablehlo.frobnicate" in capsys.readouterr().out
 
 
 def test_interpret_args(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

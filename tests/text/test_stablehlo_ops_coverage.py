@@ -14,7 +14,7 @@ import pytest
 
 import xlapy
 from xlapy.cli.interpret_cmd import run_text
-from xlapy.errors import EvaluationError, Unimplemented
+from xlapy.errors import EvaluationError
 from xlapy.ir.opcode import Opcode
 from xlapy.text.stablehlo_parser import parse_stablehlo, parse_stablehlo_tests
 
@@ -82,14 +82,18 @@ def test_ffi_custom_call_takes_its_options_from_mhlo_backend_config() -> None:
     assert x.tolist() == [[1.0, 2.0], [2.0, 0.0]]
 
 
-def test_quantized_ops_keep_a_clear_out_of_scope_error() -> None:
+def test_quantized_ops_lower_to_their_opcodes() -> None:
     text = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
       %0 = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:0>>
       %1 = stablehlo.uniform_dequantize %0 : (tensor<2x!quant.uniform<i8:f32, 0.5:0>>) -> tensor<2xf32>
       return %1 : tensor<2xf32>
     }"""
-    with pytest.raises(Unimplemented, match="out of scope"):
-        parse_stablehlo(text)
+    module = parse_stablehlo(text)
+    dequantize = module.entry.root
+    assert dequantize.opcode is Opcode.UNIFORM_DEQUANTIZE
+    quantize = dequantize.operands[0]
+    assert quantize.opcode is Opcode.UNIFORM_QUANTIZE
+    assert quantize.shape.to_mlir() == "tensor<2x!quant.uniform<i8:f32, 5.000000e-01>>"
 
 
 # ---- JAX 0.10 output (jit lowering and jax.export with symbolic shapes) ------------------------

@@ -14,7 +14,6 @@ from xlapy.errors import ParseError, Unimplemented
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import UNBOUNDED
 from xlapy.text.dense import parse_dense_body, round_decimals
-from xlapy.text.mlir_ast import QuantizedType
 from xlapy.text.mlir_parser import MlirParser
 from xlapy.text.stablehlo_parser import parse_mlir, parse_stablehlo, split_chunks
 
@@ -59,10 +58,44 @@ def test_dynamic_and_bounded_dims() -> None:
     assert _type("tensor<?xi32, #stablehlo.type_extensions<bounds = [7]>>").dims == (7,)
 
 
-def test_quantized_type_parses_to_a_marker() -> None:
-    t = _type("tensor<11x!quant.uniform<i8<-128:127>:f32:0, {0.1:-30, 0.5:-20}>>")
-    assert isinstance(t, QuantizedType)
-    assert "quant.uniform" in t.text
+def test_quantized_tensor_types() -> None:
+    t = _type("tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.1:-30, 0.5}>>")
+    q = t.element_type
+    assert isinstance(q, dtypes.QuantizedType)
+    assert (q.storage, q.expressed, q.scales, q.zero_points) == (
+        dtypes.S8,
+        dtypes.F32,
+        (0.1, 0.5),
+        (-30, 0),
+    )
+    assert (q.quantization_dimension, q.storage_min, q.storage_max) == (0, -127, 127)
+    assert t.dims == (2,)
+    assert (
+        t.to_mlir()
+        == "tensor<2x!quant.uniform<i8<-127:127>:f32:0, {1.000000e-01:-30,5.000000e-01}>>"
+    )
+    # Equal types are one object; unsigned storage prints as u<N>.
+    assert _type("tensor<2x!quant.uniform<i8<-127:127>:f32:0, {0.1:-30,0.5:0}>>").element_type is q
+    u = _type("tensor<!quant.uniform<u4:bf16, 0.0039188104517319626:3>>")
+    assert u.to_mlir() == "tensor<!quant.uniform<u4:bf16, 0.0039188104517319626:3>>"
+    assert u.element_type.numpy == dtypes.U4.numpy
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("tensor<2x!quant.uniform<f8:f32, 0.1>>", "storage type must be i<N> or u<N>"),
+        ("tensor<2x!quant.uniform<i8:i32, 0.1>>", "expressed type must be a floating-point"),
+        ("tensor<2x!quant.uniform<i8:f32, -0.1>>", "scales must be positive"),
+        ("tensor<2x!quant.uniform<i8:f32, 0.1:300>>", "zero points must lie in the storage"),
+        ("tensor<2x!quant.uniform<i8<-200:0>:f32, 0.1>>", "storage range must lie inside"),
+        ("tensor<2x!quant.uniform<i8:f32:1, {0.1, 0.2}>>", "quantization dimension 1 is out"),
+        ("tensor<3x!quant.uniform<i8:f32:0, {0.1, 0.2}>>", "has size 3 but the type has 2"),
+    ],
+)
+def test_quantized_type_errors(text: str, message: str) -> None:
+    with pytest.raises(ParseError, match=message):
+        _type(text)
 
 
 # ---- dense literals --------------------------------------------------------------------------
@@ -237,13 +270,6 @@ def test_syntax_error_location() -> None:
         parse_mlir("func.func @main() {\n  %0 = stablehlo.add %a %b : tensor<f32>\n}")
 
 
-def test_unknown_op_and_quantized_are_unimplemented() -> None:
+def test_unknown_op_is_unimplemented() -> None:
     with pytest.raises(Unimplemented, match=r"unsupported operation stablehlo\.frobnicate"):
         parse_stablehlo('func.func @main() {\n  "stablehlo.frobnicate"() : () -> ()\n  return\n}')
-    quant = """func.func @main() {
-      %0 = stablehlo.constant dense<1.0> : tensor<2xf32>
-      %1 = stablehlo.uniform_quantize %0 : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 0.5:-1>>
-      return
-    }"""
-    with pytest.raises(Unimplemented, match=r"<string>:3:\d+: error: .*quantize"):
-        parse_stablehlo(quant)

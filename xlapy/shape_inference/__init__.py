@@ -12,6 +12,7 @@ from xlapy.shape_inference import (
     dot_conv,
     elementwise,
     gather_scatter,
+    quantized,
     reduce,
     shape_ops,
 )
@@ -27,6 +28,7 @@ __all__ = [
     "gather_scatter",
     "infer_shape",
     "make_attrs",
+    "quantized",
     "reduce",
     "shape_ops",
 ]

@@ -120,7 +120,18 @@ def infer_shape(
         checked = make_attrs(opcode, attrs)
     except InvalidArgument as exc:
         raise ctx.error(None, str(exc).split(": ", 1)[-1]) from None
+    if _quantized(operand_shapes) or (result is not None and _quantized([result])):
+        from xlapy.shape_inference.quantized import infer_quantized
+
+        return infer_quantized(ctx, fn, tuple(operand_shapes), checked)
     return fn(ctx, tuple(operand_shapes), checked)
+
+
+def _quantized(shapes: Sequence[Shape]) -> bool:
+    """Whether a quantized element type occurs in ``shapes`` (tuples included)."""
+    return any(
+        _quantized(s.tuple_shapes) if s.is_tuple else s.element_type.is_quantized for s in shapes
+    )
 
 
 # ---- checks shared by the families -----------------------------------------------------

@@ -129,15 +129,6 @@ def infer_convert(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Sha
     return operand.with_element_type(result.element_type)
 
 
-@infers(Opcode.UNIFORM_QUANTIZE, Opcode.UNIFORM_DEQUANTIZE)
-def infer_uniform_quantize(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
-    """uniform_quantize / uniform_dequantize: same shape, element type from the result."""
-    (operand,) = operands
-    array(ctx, operand, "operand")
-    result = ctx.need_result("the storage or expressed element type")
-    return operand.with_element_type(result.element_type)
-
-
 @infers(Opcode.BITCAST_CONVERT)
 def infer_bitcast_convert(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
     """Spec: stablehlo#bitcast_convert (C1: the minor dimension absorbs the width ratio;

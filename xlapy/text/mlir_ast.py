@@ -47,15 +47,8 @@ class DialectAttr:
     opaque: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class QuantizedType:
-    """A tensor of ``!quant.uniform<...>`` elements: parsed, never lowered (out of scope)."""
-
-    text: str
-    offset: int
-
-
-MlirType = Shape | QuantizedType
+MlirType = Shape
+"""Every MLIR type xlapy reads is a Shape (quantized tensors carry a ``dtypes.QuantizedType``)."""
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ ops, types and attributes (STABLEHLO_SYNTAX.md §1-§5). Pretty op forms are par
 from __future__ import annotations
 
 import re
-from typing import Any, NoReturn
+from typing import Any
 
 from xlapy import dtypes
 from xlapy.errors import InvalidArgument, ParseError
@@ -22,7 +22,6 @@ from xlapy.text.mlir_ast import (
     MlirModule,
     MlirType,
     Op,
-    QuantizedType,
     Region,
     SymbolRef,
 )
@@ -377,7 +376,7 @@ class MlirParser:
                 self.expect("<")
                 return Shape.tuple_of(self._shapes(self.parse_type_list(">"), tok.start))
             if tok.text == "!quant.uniform":
-                return self.parse_quantized_element(tok.start)
+                return Shape.scalar(self.parse_quantized_element())
             if tok.text in self.aliases:
                 self.advance()
                 return self.aliases[tok.text]  # type: ignore[no-any-return]
@@ -388,10 +387,7 @@ class MlirParser:
         raise self.error(f"expected a type; got '{tok.text or 'end of input'}'")
 
     def _shapes(self, types: list[MlirType], offset: int) -> list[Shape]:
-        for t in types:
-            if isinstance(t, QuantizedType):
-                return quantized_error(self, t)
-        return [t for t in types if isinstance(t, Shape)]
+        return list(types)
 
     def parse_element_type(self) -> dtypes.ElementType:
         tok = self.expect_kind(Tok.ID, "an element type")
@@ -416,11 +412,11 @@ class MlirParser:
         dims_text = re.sub(r"\s", "", m.group(1))
         dims = [UNBOUNDED if d == "?" else int(d) for d in dims_text.split("x")[:-1]]
         self.reset(m.end())
+        elem: dtypes.ElementType
         if self.tok.kind is Tok.BANG and self.tok.text == "!quant.uniform":
-            q = self.parse_quantized_element(start)
-            self.expect(">")
-            return QuantizedType(self.text[start : self.prev_end], q.offset)
-        elem = self.parse_element_type()
+            elem = self.parse_quantized_element()
+        else:
+            elem = self.parse_element_type()
         dynamic = [d == UNBOUNDED for d in dims]
         if self.accept(","):
             bounds = self.parse_bounds_encoding()
@@ -430,7 +426,29 @@ class MlirParser:
                 if b is not None and dims[i] == UNBOUNDED:
                     dims[i] = b
         self.expect(">", "to close the tensor type")
+        if isinstance(elem, dtypes.QuantizedType):
+            self.check_quantized_dims(elem, dims, start)
         return Shape.array(elem, dims, dynamic=dynamic)
+
+    def check_quantized_dims(
+        self, elem: dtypes.QuantizedType, dims: list[int], offset: int
+    ) -> None:
+        """A per-axis quantized tensor has its quantization dimension, of one entry per scale
+        (StableHLO spec, QuantizedTensorType C1-C2)."""
+        d = elem.quantization_dimension
+        if d is None:
+            return
+        if d >= len(dims):
+            raise self.error(
+                f"quantization dimension {d} is out of range for a tensor of rank {len(dims)}",
+                offset,
+            )
+        if dims[d] != UNBOUNDED and dims[d] != len(elem.scales):
+            raise self.error(
+                f"quantization dimension {d} has size {dims[d]} but the type has "
+                f"{len(elem.scales)} scales",
+                offset,
+            )
 
     def parse_bounds_encoding(self) -> list[int | None]:
         tok = self.expect_kind(Tok.HASH, "a tensor encoding")
@@ -456,10 +474,54 @@ class MlirParser:
             self.expect(">")
         return bounds
 
-    def parse_quantized_element(self, offset: int) -> QuantizedType:
+    def parse_quantized_element(self) -> dtypes.QuantizedType:
+        """``!quant.uniform<i8[<min:max>]:f32[:dim], scale[:zero_point]>``, per axis with
+        ``{scale[:zero_point], ...}``; storage ``i<N>`` or ``u<N>`` (``ui<N>`` accepted)."""
         start = self.advance().start  # !quant.uniform
-        self.skip_balanced_angle()
-        return QuantizedType(self.text[start : self.prev_end], offset)
+        self.expect("<")
+        tok = self.expect_kind(Tok.ID, "a storage type (i8, u8, ...)")
+        m = re.fullmatch(r"(i|ui|u)(\d+)", tok.text)
+        name = None if m is None else ("s" if m.group(1) == "i" else "u") + m.group(2)
+        if name not in dtypes.BY_NAME:
+            raise self.error(
+                f"quantized storage type must be i<N> or u<N>; got '{tok.text}'", tok.start
+            )
+        storage = dtypes.BY_NAME[name]
+        bounds: list[int | None] = [None, None]
+        if self.accept("<"):
+            bounds[0] = self.expect_int("the storage minimum")
+            self.expect(":")
+            bounds[1] = self.expect_int("the storage maximum")
+            self.expect(">")
+        self.expect(":")
+        expressed = self.parse_element_type()
+        dimension = self.expect_int("a quantization dimension") if self.accept(":") else None
+        self.expect(",")
+        params: list[tuple[float, int]] = []
+        if self.accept("{"):
+            params.append(self.parse_scale_zero_point())
+            while self.accept(","):
+                params.append(self.parse_scale_zero_point())
+            self.expect("}")
+        else:
+            params.append(self.parse_scale_zero_point())
+        self.expect(">", "to close !quant.uniform")
+        try:
+            return dtypes.uniform_quantized(
+                storage, expressed, [p[0] for p in params], [p[1] for p in params],
+                dimension, bounds[0], bounds[1],
+            )  # fmt: skip
+        except InvalidArgument as err:
+            raise self.error(str(err), start) from None
+
+    def parse_scale_zero_point(self) -> tuple[float, int]:
+        tok = self.tok
+        if tok.kind not in (Tok.FLOAT, Tok.INT):
+            raise self.error(f"expected a quantization scale; got '{tok.text}'")
+        self.advance()
+        scale = float(int_value(tok.text)) if tok.kind is Tok.INT else float(tok.text)
+        zero_point = self.expect_int("a zero point") if self.accept(":") else 0
+        return scale, zero_point
 
     def skip_balanced_angle(self) -> None:
         """Skips ``<...>`` with nesting (strings respected)."""
@@ -578,14 +640,15 @@ class MlirParser:
         self.expect(":", "and the type of the dense literal")
         type_start = self.tok.start
         shape = self.parse_type()
-        if isinstance(shape, QuantizedType):
-            return quantized_error(self, shape)
         if not shape.is_array:
             raise self.error("a dense literal must have a tensor type", type_start)
         if not shape.is_static:
             raise self.error("a dense literal must have a static shape", type_start)
+        etype = shape.element_type
+        if isinstance(etype, dtypes.QuantizedType):
+            etype = etype.storage  # a quantized literal holds its storage integers
         try:
-            value = parse_dense_body(body, shape.element_type, shape.dims)
+            value = parse_dense_body(body, etype, shape.dims)
         except InvalidArgument as err:
             raise self.error(f"{err}", lt.end) from None
         return Literal(shape, value)
@@ -702,11 +765,3 @@ def symbol_name(text: str) -> str:
     """``@name`` or ``@"quoted"`` -> the name."""
     body = text[1:]
     return unescape_string(body) if body.startswith('"') else body
-
-
-def quantized_error(parser: MlirParser, t: QuantizedType) -> NoReturn:
-    from xlapy.errors import Unimplemented
-
-    raise Unimplemented(
-        str(parser.lex.error(t.offset, f"quantized types are not supported: {t.text}"))
-    )

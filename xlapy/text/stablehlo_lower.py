@@ -26,7 +26,7 @@ from xlapy.ir.module import HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference.check import agrees, check_instruction
-from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, QuantizedType, Region
+from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, Region
 
 LowerFn = Callable[["Builder", Op], "Sequence[HloInstruction] | None"]
 LOWERINGS: dict[str, LowerFn] = {}
@@ -110,9 +110,7 @@ class ModuleLowering:
         self, declared: Sequence[MlirType], comp: HloComputation, name: str, offset: int
     ) -> None:
         """The values ``return`` gives match the function's declared result types."""
-        want = [t for t in declared if isinstance(t, Shape)]
-        if len(want) != len(declared):
-            return  # quantized results are reported where they are used
+        want = list(declared)
         root = comp.root.shape
         got = [root] if len(want) == 1 else list(root.tuple_shapes) if root.is_tuple else [root]
         if len(got) != len(want) or not all(agrees(g, w) for g, w in zip(got, want, strict=True)):
@@ -177,10 +175,6 @@ class Builder:
         return [self.lookup(k, op.offset) for k in op.operands]
 
     def shape(self, t: MlirType, offset: int) -> Shape:
-        if isinstance(t, QuantizedType):
-            raise self.module.unsupported(
-                t.offset, f"quantized types are not supported (out of scope): {t.text}"
-            )
         return t
 
     def result_shape(self, op: Op, i: int = 0) -> Shape:
