@@ -529,6 +529,10 @@ def compose(first: IndexingMap, second: IndexingMap) -> IndexingMap:
         (*second.range_vars, *first.range_vars),
         (*second.rt_vars, *first.rt_vars),
     )
+    if first.is_known_empty or second.is_known_empty:
+        # A map without variables cannot show its emptiness through infeasible bounds.
+        composed._reset_to_known_empty()
+        return composed
     for expr, bounds in second.constraints.items():
         composed._add_constraint(expr.replace(first_results, second_syms), bounds)
     for expr, bounds in first.constraints.items():
