@@ -1,0 +1,409 @@
+"""Graph editing for the fusion pass (``fusion.py``): one computation's users and
+reachability, and the four edits fusion makes (wrap an op in a fusion, fuse a producer
+into a fusion, merge a producer or a sibling in as another output). Fused computations
+always keep their parameters numbered in operand order and operands before users.
+"""
+
+from __future__ import annotations
+
+import heapq
+import re
+from collections.abc import Sequence
+
+from xlapy.errors import VerificationError
+from xlapy.ir.attrs import FusionKind
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.shape import Shape
+
+FUSION_NAME = "fusion"
+COMPUTATION_NAME = "fused_computation"
+
+
+def distinct(instrs: Sequence[HloInstruction]) -> list[HloInstruction]:
+    """The instructions in order, each once (by identity)."""
+    seen: set[int] = set()
+    result = []
+    for i in instrs:
+        if id(i) not in seen:
+            seen.add(id(i))
+            result.append(i)
+    return result
+
+
+def stable_topological_order(instrs: Sequence[HloInstruction]) -> list[HloInstruction]:
+    """``instrs`` reordered so that operands and control predecessors come first, keeping
+    the given order wherever it is already valid."""
+    position = {id(i): k for k, i in enumerate(instrs)}
+    waiting = {id(i): 0 for i in instrs}
+    dependents: dict[int, list[HloInstruction]] = {id(i): [] for i in instrs}
+    for instr in instrs:
+        for dep in distinct([*instr.operands, *instr.control_predecessors]):
+            if id(dep) in position:
+                waiting[id(instr)] += 1
+                dependents[id(dep)].append(instr)
+    ready = [(position[id(i)], i) for i in instrs if waiting[id(i)] == 0]
+    heapq.heapify(ready)
+    order: list[HloInstruction] = []
+    while ready:
+        _, instr = heapq.heappop(ready)
+        order.append(instr)
+        for user in dependents[id(instr)]:
+            waiting[id(user)] -= 1
+            if waiting[id(user)] == 0:
+                heapq.heappush(ready, (position[id(user)], user))
+    if len(order) != len(instrs):
+        raise VerificationError("fusion: the edited computation has a cycle")
+    return order
+
+
+def clone(instr: HloInstruction, operands: Sequence[HloInstruction]) -> HloInstruction:
+    """A copy of ``instr`` (same attributes and metadata) reading ``operands``."""
+    return HloInstruction(
+        instr.opcode,
+        instr.shape,
+        operands,
+        instr.attrs,
+        name=instr.name,
+        metadata=instr.metadata,
+        sharding=instr.sharding,
+        frontend_attributes=instr.frontend_attributes,
+        backend_config=instr.backend_config,
+        statistics=instr.statistics,
+        origin=instr.origin,
+        unknown_attributes=instr.unknown_attributes,
+    )
+
+
+def outputs(comp: HloComputation) -> list[HloInstruction]:
+    """The outputs of a fused computation: the operands of a tuple root, else the root."""
+    root = comp.root
+    return list(root.operands) if root.opcode is Opcode.TUPLE else [root]
+
+
+class FusionEditor:
+    """Edits one computation of ``module``; ``touched`` lists the fusions it made or
+    changed, which ``finish`` tidies (unused parameters dropped, ``param_N`` names)."""
+
+    def __init__(self, module: HloModule, comp: HloComputation) -> None:
+        self.module = module
+        self.comp = comp
+        comp.root = comp.root  # explicit: reordering must not change which one it is
+        self.touched: list[HloInstruction] = []
+        self._users: dict[int, list[HloInstruction]] | None = None
+        self._successors: dict[int, list[HloInstruction]] = {}
+        self._control_successors: set[int] = set()
+        self._counters: dict[tuple[str, bool], int] = {}
+
+    # ---- queries ----------------------------------------------------------------------
+    def _index(self) -> dict[int, list[HloInstruction]]:
+        if self._users is None:
+            users: dict[int, list[HloInstruction]] = {id(i): [] for i in self.comp.instructions}
+            successors: dict[int, list[HloInstruction]] = {
+                id(i): [] for i in self.comp.instructions
+            }
+            control: set[int] = set()
+            for instr in self.comp.instructions:
+                for o in distinct(instr.operands):
+                    users[id(o)].append(instr)
+                    successors[id(o)].append(instr)
+                for p in instr.control_predecessors:
+                    successors[id(p)].append(instr)
+                    control.add(id(p))
+            self._users, self._successors, self._control_successors = users, successors, control
+        return self._users
+
+    def users(self, instr: HloInstruction) -> list[HloInstruction]:
+        """Instructions reading ``instr`` (each once, in definition order)."""
+        return self._index()[id(instr)]
+
+    def has_other_uses(self, instr: HloInstruction, user: HloInstruction) -> bool:
+        """True when something besides ``user`` reads ``instr`` (the root counts)."""
+        return instr is self.comp.root or any(u is not user for u in self.users(instr))
+
+    def is_used(self, instr: HloInstruction) -> bool:
+        return instr is self.comp.root or bool(self.users(instr))
+
+    def alive(self, instr: HloInstruction) -> bool:
+        return instr.parent is self.comp
+
+    def has_control_edges(self, instr: HloInstruction) -> bool:
+        self._index()
+        return bool(instr.control_predecessors) or id(instr) in self._control_successors
+
+    def reaches(self, sources: Sequence[HloInstruction], target: HloInstruction) -> bool:
+        """True when ``target`` depends on one of ``sources`` (or is one of them)."""
+        self._index()
+        stack = list(sources)
+        seen: set[int] = set()
+        while stack:
+            node = stack.pop()
+            if node is target:
+                return True
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
+            stack.extend(self._successors.get(id(node), ()))
+        return False
+
+    def fresh_name(self, base: str, owner: object, *, computation: bool = False) -> str:
+        """A name free in the module for ``owner``: ``base`` or ``base.N``, N counted up
+        here so that the module's search for a free suffix rarely runs."""
+        key = (base, computation)
+        count = self._counters.get(key, 0)
+        candidate = base if count == 0 else f"{base}.{count}"
+        name = self.module.unique_name(candidate, owner, computation=computation)
+        suffix = re.fullmatch(rf"{re.escape(base)}\.(\d+)", name)
+        self._counters[key] = (int(suffix.group(1)) if suffix else 0) + 1
+        return name
+
+    def _named(self, instr: HloInstruction, base: str) -> HloInstruction:
+        instr.name = self.fresh_name(re.sub(r"\.\d+$", "", base), instr)
+        return instr
+
+    # ---- edits ------------------------------------------------------------------------
+    def wrap(self, instr: HloInstruction, kind: FusionKind) -> HloInstruction:
+        """Replaces ``instr`` by a fusion whose computation is ``instr`` on parameters."""
+        operands = distinct(instr.operands)
+        comp_f = HloComputation(COMPUTATION_NAME, self.comp.execution_thread)
+        comp_f.name = self.fresh_name(COMPUTATION_NAME, comp_f, computation=True)
+        params = [self._parameter(k, o.shape) for k, o in enumerate(operands)]
+        for p in params:
+            comp_f.add_instruction(p)
+        position = next(k for k, i in enumerate(self.comp.instructions) if i is instr)
+        instr.operands = [params[_find(operands, o)] for o in instr.operands]
+        comp_f.add_instruction(instr, root=True)
+        self.module.add_computation(comp_f)
+        self.module.computations.remove(comp_f)
+        self.module.computations.insert(self.module.computations.index(self.comp), comp_f)
+        fusion = HloInstruction(
+            Opcode.FUSION,
+            instr.shape,
+            operands,
+            {"kind": kind, "calls": comp_f},
+            name=FUSION_NAME,
+            metadata=instr.metadata,
+        )
+        fusion.parent = self.comp
+        self._named(fusion, FUSION_NAME)
+        self.comp.instructions[position] = fusion
+        self.comp.replace_all_uses(instr, fusion)
+        self._changed(fusion)
+        return fusion
+
+    def fuse_producer(self, fusion: HloInstruction, producer: HloInstruction) -> None:
+        """Puts ``producer`` inside ``fusion`` in place of the operands it feeds: moved when
+        ``fusion`` is its only user, else a copy (the producer stays for its other users)."""
+        move = not self.has_other_uses(producer, fusion)
+        self._inline(fusion, producer, move=move)
+        if move:
+            self._remove(producer)
+        self._changed(fusion)
+
+    def merge_output(self, fusion: HloInstruction, producer: HloInstruction) -> None:
+        """Moves ``producer`` inside ``fusion`` and makes it one more output of it (a tuple
+        root); the producer's other users read it with get-tuple-element."""
+        value = self._inline(fusion, producer, move=True)
+        self._remove(producer)
+        (index,) = self._append_outputs(fusion, [value])
+        self._redirect(producer, self._get_tuple_element(fusion, index))
+        self._changed(fusion, reorder=True)
+
+    def merge_sibling(self, fusion: HloInstruction, other: HloInstruction) -> None:
+        """Moves the body of fusion ``other`` into ``fusion`` (shared operands become shared
+        parameters); its outputs become more outputs of ``fusion``."""
+        comp_f, comp_o = fusion.attrs.calls, other.attrs.calls
+        mapping = {
+            id(p): self._parameter_for(fusion, other.operands[p.parameter_number], ())
+            for p in comp_o.parameters
+        }
+        old_outputs = outputs(comp_o)
+        for instr in list(comp_o.instructions):
+            if instr.opcode is Opcode.PARAMETER or (
+                instr is comp_o.root and instr.opcode is Opcode.TUPLE
+            ):
+                continue
+            instr.operands = [mapping[id(o)] for o in instr.operands]
+            comp_f.add_instruction(instr)
+            mapping[id(instr)] = instr
+        indices = self._append_outputs(fusion, [mapping[id(o)] for o in old_outputs])
+        self.module.computations.remove(comp_o)
+        self._remove(other)
+        if other.shape.is_tuple:
+            for gte in [u for u in self.comp.instructions if other in u.operands]:
+                gte.operands = [fusion]
+                gte.attrs = gte.attrs.replace(index=indices[gte.attrs.index])
+        else:
+            self._redirect(other, self._get_tuple_element(fusion, indices[0]))
+        self._changed(fusion, reorder=True)
+
+    def set_kind(self, fusion: HloInstruction, kind: FusionKind) -> None:
+        if fusion.attrs.kind is not kind:
+            fusion.attrs = fusion.attrs.replace(kind=kind)
+
+    def finish(self) -> None:
+        """Tidies every touched fusion and restores definition order in the computation."""
+        for fusion in distinct(self.touched):
+            if self.alive(fusion):
+                self._tidy(fusion)
+        self.comp.instructions = stable_topological_order(self.comp.instructions)
+
+    # ---- helpers ----------------------------------------------------------------------
+    def _changed(self, fusion: HloInstruction, *, reorder: bool = False) -> None:
+        """Records an edit of ``fusion``; ``reorder`` when its users may now precede it."""
+        self._users = None
+        self.touched.append(fusion)
+        comp_f = fusion.attrs.calls
+        comp_f.instructions = _fused_order(comp_f)
+        if reorder:
+            self.comp.instructions = stable_topological_order(self.comp.instructions)
+
+    def _parameter(self, number: int, shape: Shape) -> HloInstruction:
+        param = HloInstruction(Opcode.PARAMETER, shape, (), {"parameter_number": number})
+        return self._named(param, f"param_{number}")
+
+    def _parameter_for(
+        self, fusion: HloInstruction, operand: HloInstruction, skip: Sequence[int]
+    ) -> HloInstruction:
+        """The parameter of ``fusion`` reading ``operand`` (not at positions ``skip``);
+        a new last operand and parameter when there is none."""
+        comp_f = fusion.attrs.calls
+        for k, existing in enumerate(fusion.operands):
+            if existing is operand and k not in skip:
+                return _parameters(comp_f)[k]
+        param = self._parameter(len(fusion.operands), operand.shape)
+        comp_f.add_instruction(param)
+        fusion.operands.append(operand)
+        return param
+
+    def _inline(
+        self, fusion: HloInstruction, producer: HloInstruction, *, move: bool
+    ) -> HloInstruction:
+        """Copies (or moves) ``producer``'s computation into ``fusion`` in place of the
+        parameters reading it; returns the instruction standing for its value there."""
+        comp_f = fusion.attrs.calls
+        positions = [k for k, o in enumerate(fusion.operands) if o is producer]
+        replaced = [_parameters(comp_f)[k] for k in positions]
+        if producer.opcode is Opcode.FUSION:
+            inner = producer.attrs.calls
+            mapping = {
+                id(p): self._parameter_for(fusion, producer.operands[p.parameter_number], positions)
+                for p in inner.parameters
+            }
+            for instr in list(inner.instructions):
+                if instr.opcode is Opcode.PARAMETER:
+                    continue
+                operands = [mapping[id(o)] for o in instr.operands]
+                new = instr if move else self._named(clone(instr, operands), instr.name)
+                new.operands = operands
+                comp_f.add_instruction(new)
+                mapping[id(instr)] = new
+            value = mapping[id(inner.root)]
+            if move:
+                self.module.computations.remove(inner)
+        else:
+            operands = [self._parameter_for(fusion, o, positions) for o in producer.operands]
+            value = producer if move else self._named(clone(producer, operands), producer.name)
+            value.operands = operands
+            comp_f.add_instruction(value)
+        for param in replaced:
+            comp_f.replace_all_uses(param, value)
+            comp_f.instructions.remove(param)
+        kept = [k for k in range(len(fusion.operands)) if k not in positions]
+        params = _parameters(comp_f)
+        fusion.operands = [fusion.operands[k] for k in kept]
+        for number, k in enumerate(kept):
+            _renumber(params[k], number)
+        return value
+
+    def _append_outputs(
+        self, fusion: HloInstruction, values: Sequence[HloInstruction]
+    ) -> list[int]:
+        """Adds ``values`` as outputs of ``fusion`` (after the existing ones); a single-
+        output fusion gets a tuple root and its users read element 0. Returns the indices."""
+        comp_f = fusion.attrs.calls
+        root = comp_f.root
+        single = root.opcode is not Opcode.TUPLE
+        if single:
+            root = self._named(
+                HloInstruction(Opcode.TUPLE, Shape.tuple_of([root.shape]), [root]), "tuple"
+            )
+            comp_f.add_instruction(root, root=True)
+        first = len(root.operands)
+        root.operands.extend(values)
+        root.shape = Shape.tuple_of([o.shape for o in root.operands])
+        fusion.shape = root.shape
+        if single:
+            self._redirect(fusion, self._get_tuple_element(fusion, 0))
+        return list(range(first, first + len(values)))
+
+    def _get_tuple_element(self, fusion: HloInstruction, index: int) -> HloInstruction:
+        gte = HloInstruction(
+            Opcode.GET_TUPLE_ELEMENT,
+            fusion.shape.tuple_shapes[index],
+            [fusion],
+            {"index": index},
+        )
+        self.comp.add_instruction(self._named(gte, "get-tuple-element"))
+        return gte
+
+    def _redirect(self, old: HloInstruction, new: HloInstruction) -> None:
+        """Every use of ``old`` in the computation (the root included) reads ``new``."""
+        for instr in self.comp.instructions:
+            if instr is not new:
+                instr.operands = [new if o is old else o for o in instr.operands]
+        if self.comp.root is old:
+            self.comp.root = new
+        self._users = None
+
+    def _remove(self, instr: HloInstruction) -> None:
+        self.comp.instructions = [i for i in self.comp.instructions if i is not instr]
+        if instr.parent is self.comp:
+            instr.parent = None
+        self._users = None
+
+    def _tidy(self, fusion: HloInstruction) -> None:
+        """Drops parameters nothing reads and names parameter N ``param_N``."""
+        comp_f = fusion.attrs.calls
+        used = {id(o) for i in comp_f.instructions for o in i.operands}
+        params = _parameters(comp_f)
+        kept = [k for k in range(len(fusion.operands)) if id(params[k]) in used]
+        if len(kept) != len(fusion.operands):
+            comp_f.instructions = [
+                i
+                for i in comp_f.instructions
+                if i.opcode is not Opcode.PARAMETER or i.parameter_number in params
+            ]
+            fusion.operands = [fusion.operands[k] for k in kept]
+            for number, k in enumerate(kept):
+                _renumber(params[k], number)
+        for param in comp_f.parameters:
+            number = param.parameter_number
+            if not re.fullmatch(rf"param_{number}(\.\d+)?", param.name):
+                self._named(param, f"param_{number}")
+        comp_f.instructions = _fused_order(comp_f)
+
+
+def _find(instrs: Sequence[HloInstruction], target: HloInstruction) -> int:
+    return next(k for k, i in enumerate(instrs) if i is target)
+
+
+def _parameters(comp: HloComputation) -> dict[int, HloInstruction]:
+    return {i.parameter_number: i for i in comp.instructions if i.opcode is Opcode.PARAMETER}
+
+
+def _renumber(param: HloInstruction, number: int) -> None:
+    if param.parameter_number != number:
+        param.attrs = param.attrs.replace(parameter_number=number)
+
+
+def _fused_order(comp: HloComputation) -> list[HloInstruction]:
+    """Parameters first, by number; then the other instructions in definition order."""
+    params = sorted(
+        (i for i in comp.instructions if i.opcode is Opcode.PARAMETER),
+        key=lambda p: p.parameter_number,
+    )
+    rest = [i for i in comp.instructions if i.opcode is not Opcode.PARAMETER]
+    return params + stable_topological_order(rest)
