@@ -48,8 +48,12 @@ def shape_of(value: Value) -> Shape:
 
 
 def bits_view(array: Array) -> Array:
-    """The array's bits as unsigned integers of the same width (sub-byte types: u8 storage)."""
+    """The array's bits as unsigned integers of the same width (sub-byte types: u8 storage;
+    16-byte complex: two u8 words per element, along an extra last axis)."""
     itemsize = array.dtype.itemsize
+    if itemsize == 16:
+        words = np.ascontiguousarray(array).reshape(-1).view("u8")
+        return words.reshape((*array.shape, 2))
     return np.ascontiguousarray(array).view(f"u{itemsize}")
 
 

@@ -192,12 +192,11 @@ class HloComputation:
         """
         if self.root is old:
             self._root = new
-        candidates = self.instructions if users is None else users
-        for instr in candidates:
-            if any(o is old for o in instr.operands):
+        for instr in self.instructions if users is None else users:
+            if old in instr.operands:  # identity: instructions define no __eq__
                 instr.operands = [new if o is old else o for o in instr.operands]
         for instr in self.instructions:
-            if instr.control_predecessors and any(o is old for o in instr.control_predecessors):
+            if instr.control_predecessors and old in instr.control_predecessors:
                 instr.control_predecessors = [
                     new if o is old else o for o in instr.control_predecessors
                 ]

@@ -66,6 +66,9 @@ class HloModule:
         self.stack_frame_index: StackFrameIndex | None = None
         self._names: dict[str, object] = {}
         self._computation_names: dict[str, object] = {}
+        # (namespace, base) -> every suffix below it is taken: ``unique_name`` probes from
+        # there, so naming n copies of ``constant`` costs O(n), not O(n^2).
+        self._suffix_floor: dict[tuple[bool, str], int] = {}
 
     def unique_name(self, name: str, owner: object, *, computation: bool = False) -> str:
         """``name`` if free in this module, else ``name.N`` with the smallest free N.
@@ -78,11 +81,12 @@ class HloModule:
             names[name] = owner
             return name
         base = re.sub(r"\.\d+$", "", name)
-        n = 1
+        n = self._suffix_floor.get((computation, base), 1)
         while f"{base}.{n}" in names:
             n += 1
         unique = f"{base}.{n}"
         names[unique] = owner
+        self._suffix_floor[(computation, base)] = n + 1
         return unique
 
     def add_computation(
@@ -108,7 +112,8 @@ class HloModule:
 
     def remove_computation(self, comp: HloComputation) -> None:
         """Removes ``comp``, which must not be the entry nor be called by an instruction of
-        another computation of the module; its names become free again.
+        another computation of the module. Its names stay taken (as those of removed
+        instructions do), so later names never repeat earlier ones.
 
         Raises:
             InvalidArgument: ``comp`` is the entry, is still called, or is not in the module.
@@ -127,11 +132,6 @@ class HloModule:
                         f"{other.name} calls it"
                     )
         self.computations = [c for c in self.computations if c is not comp]
-        if self._computation_names.get(comp.name) is comp:
-            del self._computation_names[comp.name]
-        for instr in comp.instructions:
-            if self._names.get(instr.name) is instr:
-                del self._names[instr.name]
         comp.parent = None
 
     @property

@@ -14,7 +14,7 @@ from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
-from xlapy.passes.analysis import CallSite, callers
+from xlapy.passes.analysis import CallSite, call_sites, callers
 from xlapy.passes.pass_manager import Pass, record, register_pass
 
 
@@ -114,31 +114,23 @@ class FlattenCallGraph(Pass):
     name: ClassVar[str] = "flatten-call-graph"
 
     def run(self, module: HloModule) -> bool:
+        graph = callers(module)
         changed = False
-        while True:
-            found = _first_shared(module)
-            if found is None:
-                return changed
-            comp, sites = found
-            for site in sites:
+        # Callers first: the clones' own callees come earlier in the list, so they are
+        # visited after the clones have added their call sites to ``graph``.
+        for comp in reversed(list(module.computations)):
+            sites = graph.get(comp, [])
+            sequential = [s for s in sites if s.sequential]
+            embedded = len(sites) - len(sequential)
+            for site in sequential if embedded else sequential[1:]:
                 clone = _clone_before(module, comp)
                 _retarget(site, clone)
+                for instr in clone.instructions:
+                    for new_site, callee in call_sites(instr):
+                        graph.setdefault(callee, []).append(new_site)
                 record(f"{self.name}/cloned_computation")
-            changed = True
-
-
-def _first_shared(module: HloModule) -> tuple[HloComputation, list[CallSite]] | None:
-    """The first computation (callers first) with control-flow call sites to give a clone,
-    and those sites (all but the first, or all of them if it is also an element function)."""
-    graph = callers(module)
-    for comp in reversed(module.computations):
-        sites = graph.get(comp, [])
-        sequential = [s for s in sites if s.sequential]
-        embedded = len(sites) - len(sequential)
-        extra = sequential if embedded else sequential[1:]
-        if extra:
-            return comp, extra
-    return None
+                changed = True
+        return changed
 
 
 def _clone_before(module: HloModule, comp: HloComputation) -> HloComputation:

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
+import numpy as np
+
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import bits_view
 from xlapy.passes.analysis import RANDOM_OPS, SideEffects
 from xlapy.passes.pass_manager import Pass, record, register_pass
 from xlapy.passes.rewrite import constant_array, remove_unused
@@ -72,10 +73,8 @@ def _cse_computation(comp: HloComputation, effects: SideEffects) -> int:
 def _key(instr: HloInstruction) -> tuple[object, ...]:
     """Equal keys <=> instructions that compute the same value. Attrs compare by value
     (literals bitwise, computations by identity); constants also hash their bits."""
-    bits: bytes = b""
     value = constant_array(instr)
-    if value is not None:
-        bits = bits_view(value).tobytes()
+    bits = b"" if value is None else np.ascontiguousarray(value).tobytes()
     return (
         instr.opcode,
         instr.shape,

@@ -113,15 +113,19 @@ def _verify(module: HloModule, after: str) -> None:
 @dataclass
 class Pipeline:
     """Passes run in order; with ``fixpoint``, the whole list repeats until no pass changes
-    the module (at most ``max_iterations`` rounds).
+    the module (at most ``max_iterations`` rounds). An item may itself be a Pipeline (say, a
+    fixpoint group inside a straight list); it runs with the outer pipeline's ``verify``,
+    dump directory, ``log`` and ``on_pass``.
 
     Attributes:
-        verify: run the structural verifier after every pass (tests turn this on).
+        verify: run the structural verifier after every pass that changed the module, and
+            check that a pass returning False left the module's structure alone (tests turn
+            this on).
         dump_dir: write the module after each pass (default: ``$XLAPY_DUMP``).
         log: names of the passes that changed the module, in order (filled by ``run``).
     """
 
-    passes: Sequence[Pass]
+    passes: Sequence[Pass | Pipeline]
     fixpoint: bool = False
     max_iterations: int = 25
     verify: bool = False
@@ -130,28 +134,57 @@ class Pipeline:
     on_pass: Callable[[Pass, HloModule, bool], None] | None = None
 
     def run(self, module: HloModule) -> bool:
+        """Runs the passes on ``module`` (in place); True if any changed it."""
         env_dump = os.environ.get("XLAPY_DUMP")
         dump = self.dump_dir or (Path(env_dump) if env_dump else None)
+        return self._run(module, self, dump, [0])
+
+    def flat_passes(self) -> list[Pass]:
+        """Every pass, nested pipelines expanded, in order."""
+        return [
+            p
+            for item in self.passes
+            for p in (item.flat_passes() if isinstance(item, Pipeline) else [item])
+        ]
+
+    def _run(self, module: HloModule, top: Pipeline, dump: Path | None, step: list[int]) -> bool:
         changed_any = False
-        step = 0
         for _ in range(self.max_iterations if self.fixpoint else 1):
             changed_round = False
             for p in self.passes:
+                if isinstance(p, Pipeline):
+                    changed_round |= p._run(module, top, dump, step)
+                    continue
+                before = _fingerprint(module) if top.verify else ()
                 changed = p.run(module)
                 if changed:
-                    self.log.append(p.name)
+                    top.log.append(p.name)
                 changed_round |= changed
-                if self.verify:
+                if top.verify and (changed or _fingerprint(module) != before):
+                    if not changed:
+                        raise VerificationError(
+                            f"after pass {p.name}: it changed the module but returned False"
+                        )
                     _verify(module, p.name)
-                step += 1
+                step[0] += 1
                 if dump is not None:
-                    _dump(module, dump, step, p.name)
-                if self.on_pass is not None:
-                    self.on_pass(p, module, changed)
+                    _dump(module, dump, step[0], p.name)
+                if top.on_pass is not None:
+                    top.on_pass(p, module, changed)
             changed_any |= changed_round
             if not changed_round:
                 break
         return changed_any
+
+
+def _fingerprint(module: HloModule) -> tuple[int, ...]:
+    """Cheap identity of a module's structure (computations, instruction lists, roots):
+    with ``verify``, a pass that returns False must leave it unchanged, and the verifier is
+    not run again on a module no pass changed."""
+    parts = [id(module.entry)]
+    for comp in module.computations:
+        parts += [id(comp), id(comp.root), len(comp.instructions), *map(id, comp.instructions)]
+    return tuple(parts)
 
 
 def _dump(module: HloModule, directory: Path, step: int, name: str) -> None:

@@ -26,7 +26,7 @@ from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Trait
-from xlapy.literal import Array, bits_view
+from xlapy.literal import Array
 from xlapy.passes.analysis import SideEffects
 from xlapy.passes.pass_manager import record
 from xlapy.shape import Shape
@@ -270,10 +270,11 @@ def splat_value(instr: HloInstruction) -> Array | None:
     value = constant_array(instr)
     if value is None or value.size == 0:
         return None
-    bits = bits_view(value).reshape(-1)
-    if not np.all(bits == bits[0]):
+    flat = np.ascontiguousarray(value).reshape(-1)
+    rows = flat.view(np.uint8).reshape(flat.size, -1)
+    if not np.all(rows == rows[0]):
         return None
-    return value.reshape(-1)[:1].reshape(())
+    return flat[:1].reshape(())
 
 
 def _equals(found: Array, value: float) -> bool:

@@ -227,9 +227,6 @@ def _remove_dead_elements(
     body: HloComputation = loop.attrs.body
     if not shape.is_tuple or comp.root is loop or cond is body:
         return 0
-    sites = callers(module)
-    if len(sites.get(cond, [])) != 1 or len(sites.get(body, [])) != 1:
-        return 0
     outside = _element_reads(comp, loop)
     in_cond = _element_reads(cond, cond.parameter(0))
     if outside is None or in_cond is None or body.root.opcode is not Opcode.TUPLE:
@@ -237,6 +234,9 @@ def _remove_dead_elements(
     candidates = set(range(len(shape.tuple_shapes))) - outside - in_cond
     dead = sorted(i for i in candidates if _only_feeds_itself(body, i, effects))
     if not dead or len(dead) == len(shape.tuple_shapes):
+        return 0
+    sites = callers(module)
+    if len(sites.get(cond, [])) != 1 or len(sites.get(body, [])) != 1:
         return 0
     keep = [i for i in range(len(shape.tuple_shapes)) if i not in dead]
     renumber = {old: new for new, old in enumerate(keep)}
