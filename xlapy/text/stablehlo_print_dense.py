@@ -146,12 +146,16 @@ def _shortest(one: Array, elem: ElementType, bits: np.uint64) -> str:
     return text if back == bits else ""
 
 
-_PRINTABLE = {c for c in range(0x20, 0x7F)} - {ord('"'), ord("\\")}
+_PRINTABLE = set(range(0x20, 0x7F))
 
 
 def mlir_string(text: str) -> str:
-    """``text`` as an MLIR string literal: printable ASCII as is, other bytes ``\\XX``."""
+    """``text`` as an MLIR string literal: printable ASCII as is (``\\"`` and ``\\\\``
+    escaped), any other byte as ``\\XX``."""
     out = []
     for byte in text.encode("utf-8", errors="surrogateescape"):
-        out.append(chr(byte) if byte in _PRINTABLE else f"\\{byte:02X}")
+        if byte in (0x22, 0x5C):
+            out.append("\\" + chr(byte))
+        else:
+            out.append(chr(byte) if byte in _PRINTABLE else f"\\{byte:02X}")
     return '"' + "".join(out) + '"'

@@ -46,7 +46,8 @@ from xlapy.text.stablehlo_printer import (
     unsupported,
 )
 
-_API_NUMBERS = {version: number for number, version in sorted(API_VERSIONS.items(), reverse=True)}
+_API_NUMBERS = {version: number for number, version in sorted(API_VERSIONS.items())}
+"""HLO api version -> custom_call ``api_version`` (the largest number of each: ORIGINAL is 1)."""
 
 _TEST_OPS = frozenset(
     {
