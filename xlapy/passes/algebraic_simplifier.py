@@ -363,8 +363,11 @@ algebraic_rules = [*arithmetic_rules, *noop_rules, *chain_rules, *control_rules]
 @register_pass
 @dataclass(frozen=True)
 class AlgebraicSimplifier(Pass):
-    """Applies ``algebraic_rules`` (arithmetic identities, no-op data movement, collapsed
-    chains, select/reduce/dynamic-slice/concatenate simplifications) until none fires."""
+    """Applies ``algebraic_rules``: exact identities, no-op data movement, collapsed chains.
+
+    The rules (arithmetic identities, no-op data movement, collapsed chains,
+    select/reduce/dynamic-slice/concatenate simplifications) run until none fires.
+    """
 
     name: ClassVar[str] = "algebraic-simplifier"
 

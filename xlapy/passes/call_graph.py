@@ -106,9 +106,11 @@ class Inline(Pass):
 @register_pass
 @dataclass(frozen=True)
 class FlattenCallGraph(Pass):
-    """Gives every control-flow call site (call, while condition/body, conditional branch)
-    its own computation: a computation such sites reference more than once, or that is also
-    applied as an element function (a reducer, a comparator), is cloned for each extra site.
+    """Gives every control-flow call site (call, while, conditional) its own computation.
+
+    A computation that such sites (a call, a while condition or body, a conditional branch)
+    reference more than once, or that is also applied as an element function (a reducer, a
+    comparator), is cloned for each extra site.
     Clones are placed just before the original, so callees stay before callers."""
 
     name: ClassVar[str] = "flatten-call-graph"

@@ -22,8 +22,9 @@ _NEVER = RANDOM_OPS | {Opcode.PARAMETER}
 @register_pass
 @dataclass(frozen=True)
 class CommonSubexpressionElimination(Pass):
-    """Merges instructions with the same opcode, operands (the same instructions, in
-    order), attributes (called computations by identity), result shape including layout,
+    """Merges structurally equal instructions of a computation into the first one.
+
+    Equal means: the same opcode, operands (the same instructions, in order), attributes (called computations by identity), result shape including layout,
     backend config, frontend attributes and sharding; metadata is ignored. Constants compare
     by their bits (-0.0 and 0.0 differ, NaNs with the same payload are equal).
 

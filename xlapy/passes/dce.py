@@ -16,7 +16,9 @@ from xlapy.passes.pass_manager import Pass, record, register_pass
 @register_pass
 @dataclass(frozen=True)
 class DeadCodeElimination(Pass):
-    """Removes instructions whose value is never used: not the root, no users, not a
+    """Removes instructions nothing uses and computations nothing calls.
+
+    An instruction goes when its value is never used: not the root, no users, not a
     control predecessor, not a parameter, and without side effects (rng, infeed/outfeed,
     send/recv, collectives, async ops, custom-calls with side effects, and instructions whose
     called computations have any of these). Then removes the computations that the entry no

@@ -45,7 +45,8 @@ tuple_rules = [
 @register_pass
 @dataclass(frozen=True)
 class TupleSimplifier(Pass):
-    """Applies ``tuple_rules`` until none fires."""
+    """Applies ``tuple_rules``: get-tuple-element of a tuple, tuple of in-order
+    get-tuple-elements (until none fires)."""
 
     name: ClassVar[str] = "tuple-simplifier"
 

@@ -38,7 +38,9 @@ WHOLE = -1
 @register_pass
 @dataclass(frozen=True)
 class WhileLoopSimplifier(Pass):
-    """Simplifies while loops, in this order:
+    """Removes while loops that run zero times or once, and loop state nothing reads.
+
+    In this order:
 
     - trip count 0 (the condition is false on the initial state): the loop becomes its
       initial value;
