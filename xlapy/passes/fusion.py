@@ -248,6 +248,7 @@ class _ComputationFusion:
         self.report = report
         self._maps: dict[int, tuple[HloInstruction, ReadMaps]] = {}
         self._kinds: dict[int, tuple[HloInstruction, NodeKind]] = {}
+        self._sizes: dict[int, tuple[HloInstruction, int]] = {}
         self._refused: set[tuple[int, int, str]] = set()
 
     def run(self) -> None:
@@ -291,14 +292,29 @@ class _ComputationFusion:
         for instr in instrs:
             self._maps.pop(id(instr), None)
             self._kinds.pop(id(instr), None)
+            self._sizes.pop(id(instr), None)
+
+    def size(self, instr: HloInstruction) -> int:
+        cached = self._sizes.get(id(instr))
+        if cached is None or cached[0] is not instr:
+            cached = (instr, instruction_count(instr))
+            self._sizes[id(instr)] = cached
+        return cached[1]
 
     def _merged(self, fusion: HloInstruction, maps: ReadMaps) -> None:
-        """Records a multi-output merge: ``fusion`` now reads by ``maps``; whatever reads it
-        (now through get-tuple-elements) is looked at again."""
+        """Records a multi-output merge: ``fusion`` now reads by ``maps``, and the maps of
+        instructions whose operands became get-tuple-elements are keyed by those."""
         self._forget(fusion)
-        for gte in self.editor.users(fusion):
-            self._forget(gte, *self.editor.users(gte))
+        for old, new in self.editor.redirects:
+            self._rekey(old, new)
+        self.editor.redirects.clear()
         self._maps[id(fusion)] = (fusion, maps)
+
+    def _rekey(self, old: HloInstruction, new: HloInstruction) -> None:
+        """Uses of ``old`` now read ``new``: cached maps follow."""
+        for _, cached in self._maps.values():
+            if id(old) in cached:
+                cached[id(new)] = cached.pop(id(old))
 
     def _log(self, producer: HloInstruction, consumer: HloInstruction, reason: str) -> None:
         key = (id(producer), id(consumer), reason)
@@ -309,7 +325,7 @@ class _ComputationFusion:
     def _too_big(self, nodes: list[HloInstruction], dropped: HloInstruction | None) -> str:
         """Why a fusion of ``nodes`` would exceed the limits ('' when it would not);
         ``dropped`` is an operand that becomes internal."""
-        count = sum(instruction_count(n) for n in nodes)
+        count = sum(self.size(n) for n in nodes)
         if count > self.limits.max_instructions:
             return (
                 f"the fusion would hold {count} instructions; "
@@ -382,10 +398,12 @@ class _ComputationFusion:
     def _fuse(self, consumer: HloInstruction, producer: HloInstruction) -> HloInstruction:
         editor = self.editor
         maps = fused_reads(self.maps(consumer), producer, self.maps(producer))
-        self._forget(consumer, producer)
         if consumer.opcode is not Opcode.FUSION:
             consumer = self._wrap(consumer)
         editor.fuse_producer(consumer, producer)
+        self._forget(consumer)
+        if not editor.alive(producer):
+            self._forget(producer)
         self._maps[id(consumer)] = (consumer, maps)
         return consumer
 
@@ -399,14 +417,16 @@ class _ComputationFusion:
                 continue
             if not all_defined(self.maps(instr).values()):
                 continue
-            self._forget(instr)
             self._wrap(instr)
             changed = True
         return changed
 
     def _wrap(self, instr: HloInstruction) -> HloInstruction:
+        maps = self.maps(instr)  # a one-op fusion reads its operands as the op does
         fusion = self.editor.wrap(instr, self.kind(instr).fusion_kind)
-        self._forget(*self.editor.users(fusion))  # their maps were keyed by ``instr``
+        self._forget(instr)
+        self._rekey(instr, fusion)
+        self._maps[id(fusion)] = (fusion, maps)
         return fusion
 
     # ---- multi-output -----------------------------------------------------------------

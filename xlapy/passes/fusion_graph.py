@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import heapq
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from xlapy.errors import VerificationError
 from xlapy.ir.attrs import FusionKind
@@ -23,14 +23,8 @@ COMPUTATION_NAME = "fused_computation"
 
 
 def distinct(instrs: Sequence[HloInstruction]) -> list[HloInstruction]:
-    """The instructions in order, each once (by identity)."""
-    seen: set[int] = set()
-    result = []
-    for i in instrs:
-        if id(i) not in seen:
-            seen.add(id(i))
-            result.append(i)
-    return result
+    """The instructions in order, each once (instructions hash by identity)."""
+    return list(dict.fromkeys(instrs))
 
 
 def stable_topological_order(instrs: Sequence[HloInstruction]) -> list[HloInstruction]:
@@ -92,50 +86,57 @@ class FusionEditor:
         self.comp = comp
         comp.root = comp.root  # explicit: reordering must not change which one it is
         self.touched: list[HloInstruction] = []
-        self._users: dict[int, list[HloInstruction]] | None = None
-        self._successors: dict[int, list[HloInstruction]] = {}
-        self._control_successors: set[int] = set()
+        self.redirects: list[tuple[HloInstruction, HloInstruction]] = []
+        """(old, new): every use of old now reads new (a get-tuple-element); for caches."""
+        self._users: dict[int, dict[int, HloInstruction]] | None = None
+        self._control: dict[int, list[HloInstruction]] = {}
+        for instr in comp.instructions:
+            for p in instr.control_predecessors:
+                self._control.setdefault(id(p), []).append(instr)
         self._counters: dict[tuple[str, bool], int] = {}
 
     # ---- queries ----------------------------------------------------------------------
-    def _index(self) -> dict[int, list[HloInstruction]]:
+    def _index(self) -> dict[int, dict[int, HloInstruction]]:
+        """Users by instruction; kept up to date by ``_link``/``_unlink`` for local edits,
+        rebuilt after edits that redirect many uses."""
         if self._users is None:
-            users: dict[int, list[HloInstruction]] = {id(i): [] for i in self.comp.instructions}
-            successors: dict[int, list[HloInstruction]] = {
-                id(i): [] for i in self.comp.instructions
-            }
-            control: set[int] = set()
+            self._users = {id(i): {} for i in self.comp.instructions}
             for instr in self.comp.instructions:
-                for o in distinct(instr.operands):
-                    users[id(o)].append(instr)
-                    successors[id(o)].append(instr)
-                for p in instr.control_predecessors:
-                    successors[id(p)].append(instr)
-                    control.add(id(p))
-            self._users, self._successors, self._control_successors = users, successors, control
+                for o in instr.operands:
+                    self._users[id(o)][id(instr)] = instr
         return self._users
 
+    def _link(self, instr: HloInstruction) -> None:
+        if self._users is not None:
+            self._users.setdefault(id(instr), {})
+            for o in instr.operands:
+                self._users[id(o)][id(instr)] = instr
+
+    def _unlink(self, instr: HloInstruction) -> None:
+        if self._users is not None:
+            for o in instr.operands:
+                self._users.get(id(o), {}).pop(id(instr), None)
+
     def users(self, instr: HloInstruction) -> list[HloInstruction]:
-        """Instructions reading ``instr`` (each once, in definition order)."""
-        return self._index()[id(instr)]
+        """Instructions reading ``instr``, each once."""
+        return list(self._index()[id(instr)].values())
 
     def has_other_uses(self, instr: HloInstruction, user: HloInstruction) -> bool:
         """True when something besides ``user`` reads ``instr`` (the root counts)."""
-        return instr is self.comp.root or any(u is not user for u in self.users(instr))
+        users = self._index()[id(instr)]
+        return instr is self.comp.root or any(u is not user for u in users.values())
 
     def is_used(self, instr: HloInstruction) -> bool:
-        return instr is self.comp.root or bool(self.users(instr))
+        return instr is self.comp.root or bool(self._index()[id(instr)])
 
     def alive(self, instr: HloInstruction) -> bool:
         return instr.parent is self.comp
 
     def has_control_edges(self, instr: HloInstruction) -> bool:
-        self._index()
-        return bool(instr.control_predecessors) or id(instr) in self._control_successors
+        return bool(instr.control_predecessors) or id(instr) in self._control
 
     def reaches(self, sources: Sequence[HloInstruction], target: HloInstruction) -> bool:
         """True when ``target`` depends on one of ``sources`` (or is one of them)."""
-        self._index()
         stack = list(sources)
         seen: set[int] = set()
         while stack:
@@ -145,7 +146,8 @@ class FusionEditor:
             if id(node) in seen:
                 continue
             seen.add(id(node))
-            stack.extend(self._successors.get(id(node), ()))
+            stack.extend(self._index().get(id(node), {}).values())
+            stack.extend(self._control.get(id(node), ()))
         return False
 
     def fresh_name(self, base: str, owner: object, *, computation: bool = False) -> str:
@@ -173,6 +175,7 @@ class FusionEditor:
         for p in params:
             comp_f.add_instruction(p)
         position = next(k for k, i in enumerate(self.comp.instructions) if i is instr)
+        self._unlink(instr)
         instr.operands = [params[_find(operands, o)] for o in instr.operands]
         comp_f.add_instruction(instr, root=True)
         self.module.add_computation(comp_f)
@@ -190,6 +193,9 @@ class FusionEditor:
         self._named(fusion, FUSION_NAME)
         self.comp.instructions[position] = fusion
         self.comp.replace_all_uses(instr, fusion)
+        if self._users is not None:
+            self._users[id(fusion)] = self._users.pop(id(instr), {})
+        self._link(fusion)
         self._changed(fusion)
         return fusion
 
@@ -197,7 +203,11 @@ class FusionEditor:
         """Puts ``producer`` inside ``fusion`` in place of the operands it feeds: moved when
         ``fusion`` is its only user, else a copy (the producer stays for its other users)."""
         move = not self.has_other_uses(producer, fusion)
+        self._unlink(fusion)
+        if move:
+            self._unlink(producer)
         self._inline(fusion, producer, move=move)
+        self._link(fusion)
         if move:
             self._remove(producer)
         self._changed(fusion)
@@ -215,12 +225,13 @@ class FusionEditor:
         """Moves the body of fusion ``other`` into ``fusion`` (shared operands become shared
         parameters); its outputs become more outputs of ``fusion``."""
         comp_f, comp_o = fusion.attrs.calls, other.attrs.calls
+        comp_f.root = comp_f.root  # explicit: instructions are appended below
+        parameter_for = self._parameter_finder(fusion, ())
         mapping = {
-            id(p): self._parameter_for(fusion, other.operands[p.parameter_number], ())
-            for p in comp_o.parameters
+            id(p): parameter_for(other.operands[p.parameter_number]) for p in comp_o.parameters
         }
         old_outputs = outputs(comp_o)
-        for instr in list(comp_o.instructions):
+        for instr in _fused_order(comp_o):
             if instr.opcode is Opcode.PARAMETER or (
                 instr is comp_o.root and instr.opcode is Opcode.TUPLE
             ):
@@ -252,31 +263,39 @@ class FusionEditor:
 
     # ---- helpers ----------------------------------------------------------------------
     def _changed(self, fusion: HloInstruction, *, reorder: bool = False) -> None:
-        """Records an edit of ``fusion``; ``reorder`` when its users may now precede it."""
-        self._users = None
+        """Records an edit of ``fusion`` (fused computations are put in order by ``_tidy``);
+        ``reorder`` after a merge: many uses moved, and some users may precede it."""
         self.touched.append(fusion)
-        comp_f = fusion.attrs.calls
-        comp_f.instructions = _fused_order(comp_f)
         if reorder:
+            self._users = None
             self.comp.instructions = stable_topological_order(self.comp.instructions)
 
     def _parameter(self, number: int, shape: Shape) -> HloInstruction:
         param = HloInstruction(Opcode.PARAMETER, shape, (), {"parameter_number": number})
         return self._named(param, f"param_{number}")
 
-    def _parameter_for(
-        self, fusion: HloInstruction, operand: HloInstruction, skip: Sequence[int]
-    ) -> HloInstruction:
-        """The parameter of ``fusion`` reading ``operand`` (not at positions ``skip``);
-        a new last operand and parameter when there is none."""
+    def _parameter_finder(
+        self, fusion: HloInstruction, skip: Sequence[int]
+    ) -> Callable[[HloInstruction], HloInstruction]:
+        """A function giving the parameter of ``fusion`` that reads an operand (ignoring
+        positions ``skip``), adding a last operand and parameter when there is none."""
         comp_f = fusion.attrs.calls
+        params = _parameters(comp_f)
+        found: dict[int, HloInstruction] = {}
         for k, existing in enumerate(fusion.operands):
-            if existing is operand and k not in skip:
-                return _parameters(comp_f)[k]
-        param = self._parameter(len(fusion.operands), operand.shape)
-        comp_f.add_instruction(param)
-        fusion.operands.append(operand)
-        return param
+            if k not in skip:
+                found.setdefault(id(existing), params[k])
+
+        def parameter_for(operand: HloInstruction) -> HloInstruction:
+            param = found.get(id(operand))
+            if param is None:
+                param = self._parameter(len(fusion.operands), operand.shape)
+                comp_f.add_instruction(param)
+                fusion.operands.append(operand)
+                found[id(operand)] = param
+            return param
+
+        return parameter_for
 
     def _inline(
         self, fusion: HloInstruction, producer: HloInstruction, *, move: bool
@@ -284,15 +303,17 @@ class FusionEditor:
         """Copies (or moves) ``producer``'s computation into ``fusion`` in place of the
         parameters reading it; returns the instruction standing for its value there."""
         comp_f = fusion.attrs.calls
+        comp_f.root = comp_f.root  # explicit: instructions are appended below
         positions = [k for k, o in enumerate(fusion.operands) if o is producer]
+        parameter_for = self._parameter_finder(fusion, positions)
         replaced = [_parameters(comp_f)[k] for k in positions]
         if producer.opcode is Opcode.FUSION:
             inner = producer.attrs.calls
             mapping = {
-                id(p): self._parameter_for(fusion, producer.operands[p.parameter_number], positions)
+                id(p): parameter_for(producer.operands[p.parameter_number])
                 for p in inner.parameters
             }
-            for instr in list(inner.instructions):
+            for instr in _fused_order(inner):
                 if instr.opcode is Opcode.PARAMETER:
                     continue
                 operands = [mapping[id(o)] for o in instr.operands]
@@ -304,7 +325,7 @@ class FusionEditor:
             if move:
                 self.module.computations.remove(inner)
         else:
-            operands = [self._parameter_for(fusion, o, positions) for o in producer.operands]
+            operands = [parameter_for(o) for o in producer.operands]
             value = producer if move else self._named(clone(producer, operands), producer.name)
             value.operands = operands
             comp_f.add_instruction(value)
@@ -357,12 +378,15 @@ class FusionEditor:
         if self.comp.root is old:
             self.comp.root = new
         self._users = None
+        self.redirects.append((old, new))
 
     def _remove(self, instr: HloInstruction) -> None:
+        """Drops ``instr`` from the computation (its uses are gone or redirected next)."""
         self.comp.instructions = [i for i in self.comp.instructions if i is not instr]
         if instr.parent is self.comp:
             instr.parent = None
-        self._users = None
+        if self._users is not None:
+            self._users.pop(id(instr), None)
 
     def _tidy(self, fusion: HloInstruction) -> None:
         """Drops parameters nothing reads and names parameter N ``param_N``."""
@@ -371,11 +395,8 @@ class FusionEditor:
         params = _parameters(comp_f)
         kept = [k for k in range(len(fusion.operands)) if id(params[k]) in used]
         if len(kept) != len(fusion.operands):
-            comp_f.instructions = [
-                i
-                for i in comp_f.instructions
-                if i.opcode is not Opcode.PARAMETER or i.parameter_number in params
-            ]
+            unused = {id(p) for k, p in params.items() if k not in kept}
+            comp_f.instructions = [i for i in comp_f.instructions if id(i) not in unused]
             fusion.operands = [fusion.operands[k] for k in kept]
             for number, k in enumerate(kept):
                 _renumber(params[k], number)
