@@ -187,7 +187,7 @@ def _float_binary(em: KernelEmitter, opcode: Opcode, a: str, b: str) -> str | No
     if opcode is Opcode.DIVIDE:
         return f"{a} / {b}"
     if opcode is Opcode.REMAINDER:
-        return f"math.fmod(np.float64({a}), np.float64({b}))"
+        return f"np.fmod(np.float64({a}), np.float64({b}))"
     if opcode is Opcode.MAXIMUM:
         return f"{em.helper('scalar_ops', 'maximum_float')}({a}, {b})"
     if opcode is Opcode.MINIMUM:

@@ -133,6 +133,7 @@ def tanh_f32(x: float) -> float:
     small = x + x * z * p
     large = _F32(1.0) - _F32(2.0) / (exp_f32(min(a, _F32(10.0)) * _F32(2.0)) + _F32(1.0))
     large = -large if x < _F32(0.0) else large
+    small = x if a < _F32(2.0**-12) else small  # tanh(x) rounds to x; keeps the sign of -0
     return small if a < _F32(0.625) or x != x else large
 
 
@@ -146,9 +147,8 @@ def logistic_f32(x: float) -> float:
 
 @numba.njit(cache=True, error_model="numpy")
 def logistic_f64(x: float) -> float:
-    """1 / (1 + e^-x) in float64 with libm's exp, without overflow for large |x|."""
-    e = np.exp(-abs(x))
-    return 1.0 / (1.0 + e) if x >= 0.0 else e / (1.0 + e)
+    """1 / (1 + e^-x) in float64 with libm's exp, as the interpreter (scipy's expit)."""
+    return 1.0 / (1.0 + np.exp(-x))
 
 
 @numba.njit(cache=True, fastmath={"reassoc"})

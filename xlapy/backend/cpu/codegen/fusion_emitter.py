@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
+from numba.core.errors import NumbaError
 
 from xlapy.backend.cpu.codegen import (
     data_movement,
@@ -113,7 +114,7 @@ def _bind_leaf(em: KernelEmitter, instr: HloInstruction, position: int) -> None:
 
     def read(index: Index) -> Val:
         if not args:
-            args.append(em.add_arg(f"p{position}", t, ("operand", position)))
+            args.append(em.add_arg(f"in{position}", t, ("operand", position)))
         offset = em.flat_index(index, instr.shape.dims)
         return em.emit(instr.name, f"{args[0].name}[{offset}]", t, index=index)
 
@@ -163,7 +164,11 @@ def compile_kernel(
                 em.store(frame, o, index, em.scalar(o.instr, index))
         plan = "loop"
     source = _module_source(em, header)
-    module = load_source(source, options.cache_dir)
+    try:
+        module = load_source(source, options.cache_dir)
+    except NumbaError as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise NoKernel(f"{description} {root.name}: numba could not compile it: {first}") from exc
     function = getattr(module, em.name)
     ops = sum(1 for i in instructions if id(i) not in leaves and i.opcode is not Opcode.PARAMETER)
     how = f"numba {plan} {description}, {ops} ops" + (", parallel" if em.parallel else "")
@@ -175,6 +180,7 @@ def compile_kernel(
         compile_seconds=time.perf_counter() - start,
         exact=em.exact,
         notes=notes,
+        views=(),
     )
 
 
