@@ -279,3 +279,45 @@ def test_translate_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "cannot be written" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli_main(["translate", str(EXAMPLE), "--to", "mhlo"])
+
+
+def test_bounded_dynamic_dimensions() -> None:
+    text = round_trip(
+        """HloModule m
+ENTRY e {
+  x = f32[4,4] parameter(0)
+  i = s32[] parameter(1)
+  s = f32[<=4,4] set-dimension-size(x, i), dimensions={0}
+  g = s32[] get-dimension-size(s), dimensions={0}
+  n = f32[<=4,4] negate(s)
+  ROOT t = (f32[<=4,4], s32[]) tuple(n, g)
+}""",
+        sample("f32[4,4]"),
+        np.int32(3),
+    )
+    assert "tensor<?x4xf32, #stablehlo.bounds<4, ?>>" in text
+
+
+def test_quantized_types_print_as_written() -> None:
+    """Quantized tensor types print as ``!quant.uniform`` element types; a quantized constant
+    takes the generic form with its storage integers (jaxlib has no quant dialect, so only
+    xlapy reads these back)."""
+    source = """module {
+  func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+    %q = stablehlo.uniform_quantize %x : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+    %c = "stablehlo.constant"() <{value = dense<[1, -2]> : tensor<2xi8>}> : () -> tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+    %s = stablehlo.add %q, %c : tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>
+    %d = stablehlo.uniform_dequantize %s : (tensor<2x!quant.uniform<i8:f32, 5.000000e-01:-3>>) -> tensor<2xf32>
+    return %d : tensor<2xf32>
+  }
+}"""
+    text = print_stablehlo(xlapy.load(source))
+    assert print_stablehlo(parse_stablehlo(text)) == text
+    assert (
+        "stablehlo.uniform_quantize %arg0 : (tensor<2xf32>) -> tensor<2x!quant.uniform<i8:f32"
+        in text
+    )
+    assert (
+        '"stablehlo.constant"() <{value = dense<[1, -2]> : tensor<2xi8>}> : () -> tensor<2x!quant'
+        in text
+    )

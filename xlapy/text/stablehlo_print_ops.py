@@ -105,7 +105,7 @@ def _elementwise(scope: Scope, instr: HloInstruction, operands: list[Value]) -> 
     return scope.op1(text, instr.shape)
 
 
-_NOT_PRINTED = frozenset({Opcode.SELECT, Opcode.UNIFORM_QUANTIZE, Opcode.UNIFORM_DEQUANTIZE})
+_NOT_PRINTED = frozenset({Opcode.SELECT})
 ELEMENTWISE: dict[Opcode, str] = {
     d.opcode: d.stablehlo[0] if "." in d.stablehlo[0] else f"stablehlo.{d.stablehlo[0]}"
     for d in REGISTRY.values()
@@ -176,6 +176,12 @@ def constant(scope: Scope, shape: Shape, value: HostValue) -> Value:
     if shape.is_token:
         return scope.op1("stablehlo.after_all  : !stablehlo.token", shape)
     assert isinstance(value, np.ndarray)
+    etype = shape.element_type
+    if isinstance(etype, dtypes.QuantizedType):
+        # The value is written with its storage integers, so the op takes its generic form.
+        stored = format_dense(Literal(shape.with_element_type(etype.storage), value))
+        return scope.op1(f'"stablehlo.constant"() <{{value = {stored}}}> : () -> {shape.to_mlir()}',
+                         shape)  # fmt: skip
     return scope.op1(f"stablehlo.constant {format_dense(Literal(shape, value))}", shape)
 
 
