@@ -12,13 +12,14 @@ not change it), and the same instruction at the same index is generated once per
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import keyword
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from xlapy.backend.cpu.codegen import numba_types
+from xlapy.backend.cpu.codegen import fast_math, numba_types, scalar_ops
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr, ExprKind, symbol
@@ -149,7 +150,11 @@ def generates(*opcodes: Opcode) -> Callable[[Generator], Generator]:
 PARALLEL_MIN_EXTENT = 16
 """Iterations the parallel loop needs at least (leading dimensions are collapsed)."""
 
-_RESERVED = frozenset({"np", "numba", "math", "U", "range", "min", "max", "abs", "True", "False"})
+_RESERVED = frozenset(
+    {"np", "numba", "math", "U", *dir(builtins)}
+    | {name for name in dir(fast_math) + dir(scalar_ops) if not name.startswith("_")}
+)
+"""Names generated code uses besides its variables: modules, builtins, helpers."""
 
 
 class KernelEmitter:

@@ -410,19 +410,32 @@ def _column_plan(
             with nested_loops(em, home, "t", trailing, chunk=chunk) as t_index:
                 frame = em.current
                 out_index = (*outer_index, *t_index)
-                results = {}
-                for r in reduces:
-                    values = []
-                    for k, t in _results(r):
-                        target = arrays[(id(r), k)]
-                        offset = em.flat_index(out_index, target.dims)
-                        values.append(
-                            em.emit(
-                                f"{r.name}_{k}", f"{target.arg.name}[{offset}]", t, index=out_index
-                            )
-                        )
-                    results[id(r)] = tuple(values)
-                _store_after(em, frame, rest, reduces, out_index, results)
+                for r in reduces:  # read lazily: only the results the outputs use
+                    em.bindings[id(r)] = _array_reader(em, r, arrays)
+                try:
+                    for o in rest:
+                        em.store(frame, o, out_index, em.scalar(o.instr, out_index))
+                finally:
+                    for r in reduces:
+                        del em.bindings[id(r)]
+
+
+def _array_reader(
+    em: KernelEmitter, reduce: HloInstruction, arrays: dict[tuple[int, int], Output]
+) -> Callable[[Index], Val | tuple[Val, ...]]:
+    """Reads the accumulated results of ``reduce`` at an output index."""
+
+    def read(index: Index) -> Val | tuple[Val, ...]:
+        values = []
+        for k, t in _results(reduce):
+            target = arrays[(id(reduce), k)]
+            offset = em.flat_index(index, target.dims)
+            values.append(
+                em.emit(f"{reduce.name}_{k}", f"{target.arg.name}[{offset}]", t, index=index)
+            )
+        return tuple(values) if reduce.shape.is_tuple else values[0]
+
+    return read
 
 
 def _scratch_arg(name: str, t: ElementType) -> KernelArg:
