@@ -38,6 +38,7 @@ from xlapy.text.stablehlo_printer import (
     Value,
     emits,
     function_type,
+    generic,
     names,
     result_shapes,
     symbol,
@@ -62,9 +63,12 @@ _TEST_OPS = frozenset(
 
 
 def _generic_op(scope: Scope, instr: HloInstruction, name: str, operands: list[Ssa],
-                attr_dict: str, shapes: list[Shape]) -> Value:  # fmt: skip
-    attrs = f" {attr_dict}" if attr_dict else ""
-    text = f'"{name}"({names(operands)}){attrs} : {function_type(operands, shapes)}'
+                config: str, shapes: list[Shape]) -> Value:  # fmt: skip
+    """A test op whose attribute dictionary is the custom call's backend config."""
+    text = generic(name, operands, shapes)
+    if config:
+        head, _, signature = text.partition(" : ")
+        text = f"{head} {config} : {signature}"
     return results(scope, scope.reserve() if shapes else "", text, instr.shape)
 
 
@@ -295,7 +299,7 @@ def _all_to_all(scope: Scope, instr: HloInstruction, operands: list[Value]) -> V
     props = [*channel_handle(instr), replica_groups(instr),
              *_all_to_all_properties(scope, instr, 0)]  # fmt: skip
     exchanged = scope.op1(
-        generic_text_for([stacked], "stablehlo.all_to_all", props, [stacked_shape]), stacked_shape
+        generic("stablehlo.all_to_all", [stacked], [stacked_shape], props), stacked_shape
     )
     out = []
     for j in range(len(args)):
@@ -360,16 +364,10 @@ def _all_gather_start(scope: Scope, instr: HloInstruction, operands: list[Value]
         props.append("use_global_device_ids")
     args = [leaf for o in operands for leaf in scope.leaves(o)]
     shapes = result_shapes(results_shape)
-    text = generic_text_for(args, "stablehlo.all_gather", props, shapes)
+    text = generic("stablehlo.all_gather", args, shapes, props)
     gathered = scope.define(scope.reserve(), text, shapes)
     value = gathered[0] if not results_shape.is_tuple else Pack(tuple(gathered))
     return Pack((operands[0] if len(operands) == 1 else Pack(tuple(operands)), value))
-
-
-def generic_text_for(args: list[Ssa], name: str, props: list[str], shapes: list[Shape]) -> str:
-    return (
-        f'"{name}"({names(args)}) <{{{", ".join(sorted(props))}}}> : {function_type(args, shapes)}'
-    )
 
 
 @emits(Opcode.COLLECTIVE_PERMUTE_START)
@@ -379,7 +377,7 @@ def _collective_permute_start(scope: Scope, instr: HloInstruction, operands: lis
     result_shape = instr.shape.tuple_shapes[1]
     pairs = [list(p) for p in instr.attrs.source_target_pairs]
     props = [*channel_handle(instr), f"source_target_pairs = {dense_ints(pairs, 2)}"]
-    text = generic_text_for([x], "stablehlo.collective_permute", props, [result_shape])
+    text = generic("stablehlo.collective_permute", [x], [result_shape], props)
     result = scope.op1(text, result_shape)
     context = [Opaque(s, f"the context of {instr.name}") for s in instr.shape.tuple_shapes[2:]]
     return Pack((x, result, *context))
@@ -413,7 +411,7 @@ def _transfer(instr: HloInstruction, host_kind: int) -> list[str]:
 def _send(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
     data, token = operands
     args = [*scope.leaves(data), scope.ssa(token, f"token of {instr.name}")]
-    text = generic_text_for(args, "stablehlo.send", _transfer(instr, 2), [Shape.token()])
+    text = generic("stablehlo.send", args, [Shape.token()], _transfer(instr, 2))
     done = scope.op1(text, Shape.token())
     context = Opaque(instr.shape.tuple_shapes[1], f"the context of {instr.name}")
     return Pack((data, context, done))
@@ -429,7 +427,7 @@ def _recv(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
     token = scope.ssa(operands[0], f"token of {instr.name}")
     data_shape = instr.shape.tuple_shapes[0]
     shapes = [*data_shape.leaves(), Shape.token()]
-    text = generic_text_for([token], "stablehlo.recv", _transfer(instr, 3), shapes)
+    text = generic("stablehlo.recv", [token], shapes, _transfer(instr, 3))
     *data, out_token = scope.op(text, shapes)
     context = Opaque(instr.shape.tuple_shapes[1], f"the context of {instr.name}")
     return Pack((unflatten(data_shape, iter(data)), context, out_token))
@@ -447,9 +445,7 @@ def _infeed(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value
     data_shape = instr.shape.tuple_shapes[0]
     shapes = [*data_shape.leaves(), Shape.token()]
     props = [f"infeed_config = {mlir_string(instr.attrs.infeed_config)}"]
-    *data, out_token = scope.op(
-        generic_text_for([token], "stablehlo.infeed", props, shapes), shapes
-    )
+    *data, out_token = scope.op(generic("stablehlo.infeed", [token], shapes, props), shapes)
     return Pack((unflatten(data_shape, iter(data)), out_token))
 
 
@@ -458,7 +454,7 @@ def _outfeed(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Valu
     data, token = operands
     args = [*scope.leaves(data), scope.ssa(token, f"token of {instr.name}")]
     props = [f"outfeed_config = {mlir_string(instr.attrs.outfeed_config)}"]
-    return scope.op1(generic_text_for(args, "stablehlo.outfeed", props, [Shape.token()]),
+    return scope.op1(generic("stablehlo.outfeed", args, [Shape.token()], props),
                      Shape.token())  # fmt: skip
 
 

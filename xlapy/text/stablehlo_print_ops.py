@@ -29,6 +29,7 @@ from xlapy.text.stablehlo_printer import (
     Value,
     emits,
     function_type,
+    generic,
     names,
     result_shapes,
     types,
@@ -180,8 +181,7 @@ def constant(scope: Scope, shape: Shape, value: HostValue) -> Value:
     if isinstance(etype, dtypes.QuantizedType):
         # The value is written with its storage integers, so the op takes its generic form.
         stored = format_dense(Literal(shape.with_element_type(etype.storage), value))
-        return scope.op1(f'"stablehlo.constant"() <{{value = {stored}}}> : () -> {shape.to_mlir()}',
-                         shape)  # fmt: skip
+        return scope.op1(generic("stablehlo.constant", [], [shape], [f"value = {stored}"]), shape)
     return scope.op1(f"stablehlo.constant {format_dense(Literal(shape, value))}", shape)
 
 
@@ -510,24 +510,21 @@ def _cholesky(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Val
 def _triangular_solve(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
     args = arrays(scope, instr, operands)
     a = instr.attrs
-    flags = ", ".join(f"{key} = {'true' if a[key] else 'false'}" for key in ("left_side", "lower"))
-    text = (
-        f'"stablehlo.triangular_solve"({names(args)}) <{{{flags}, transpose_a = '
-        f"#stablehlo<transpose {a.transpose_a.name}>, unit_diagonal = "
-        f"{'true' if a.unit_diagonal else 'false'}}}> : {function_type(args, [instr.shape])}"
-    )
-    return scope.op1(text, instr.shape)
+    props = [
+        *(
+            f"{key} = {'true' if a[key] else 'false'}"
+            for key in ("left_side", "lower", "unit_diagonal")
+        ),
+        f"transpose_a = #stablehlo<transpose {a.transpose_a.name}>",
+    ]
+    return scope.op1(generic("stablehlo.triangular_solve", args, [instr.shape], props), instr.shape)
 
 
 @emits(Opcode.BATCH_NORM_INFERENCE, Opcode.BATCH_NORM_TRAINING, Opcode.BATCH_NORM_GRAD)
 def _batch_norm(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
     args = arrays(scope, instr, operands)
-    a = instr.attrs
-    (epsilon,) = float_texts(np.array([a.epsilon], np.float32), dtypes.F32)
-    name = instr.opcode.value.replace("-", "_")
-    shapes = result_shapes(instr.shape)
-    text = (
-        f'"stablehlo.{name}"({names(args)}) <{{epsilon = {epsilon} : f32, feature_index = '
-        f"{a.feature_index} : i64}}> : {function_type(args, shapes)}"
-    )
+    (epsilon,) = float_texts(np.array([instr.attrs.epsilon], np.float32), dtypes.F32)
+    props = [f"epsilon = {epsilon} : f32", f"feature_index = {instr.attrs.feature_index} : i64"]
+    name = "stablehlo." + instr.opcode.value.replace("-", "_")
+    text = generic(name, args, result_shapes(instr.shape), props)
     return results(scope, scope.reserve(), text, instr.shape)

@@ -29,6 +29,7 @@ from xlapy.text.stablehlo_printer import (
     Value,
     emits,
     function_type,
+    generic,
     names,
     result_shapes,
     symbol,
@@ -38,23 +39,13 @@ from xlapy.text.stablehlo_printer import (
 )
 
 
-def generic_text(instr: HloInstruction, name: str, operands: list[Ssa], properties: list[str],
-                 regions: list[str]) -> str:  # fmt: skip
-    """``"name"(operands) <{properties}> (regions) : (types) -> (results)``, one result per
-    element of a tuple-shaped instruction, properties sorted as MLIR prints them."""
-    props = f" <{{{', '.join(sorted(properties))}}}>" if properties else ""
-    body = f" ({', '.join(regions)})" if regions else ""
-    shapes = result_shapes(instr.shape)
-    return f'"{name}"({names(operands)}){props}{body} : {function_type(operands, shapes)}'
-
-
 def define_generic(scope: Scope, instr: HloInstruction, name: str, operands: list[Ssa],
                    properties: list[str], region_comps: list[HloComputation]) -> Value:  # fmt: skip
     """Writes a generic op whose regions are ``region_comps`` (isolated, parameters as block
     arguments); returns its results (a Pack for a tuple-shaped instruction)."""
     base = scope.reserve()
     regions = [scope.region(comp) for comp in region_comps]
-    text = generic_text(instr, name, operands, properties, regions)
+    text = generic(name, operands, result_shapes(instr.shape), properties, regions)
     return results(scope, base, text, instr.shape)
 
 
@@ -256,7 +247,7 @@ def _conditional(scope: Scope, instr: HloInstruction, operands: list[Value]) -> 
     for comp, operand in zip(comps, operands[1:], strict=True):
         params = [operand] if comp.num_parameters == 1 else []
         regions.append(scope.region_with(comp, params))
-    text = f'"{name}"({selector.name}) ({", ".join(regions)}) : {function_type([selector], shapes)}'
+    text = generic(name, [selector], shapes, regions=regions)
     return unflatten(instr.shape, iter(scope.define(base, text, shapes)))
 
 

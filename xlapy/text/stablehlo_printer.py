@@ -115,6 +115,21 @@ def names(values: Sequence[Ssa]) -> str:
     return ", ".join(v.name for v in values)
 
 
+def generic(name: str, operands: Sequence[Ssa], results: Sequence[Shape],
+            properties: Sequence[str] = (), regions: Sequence[str] = (),
+            attributes: Sequence[str] = ()) -> str:  # fmt: skip
+    """The generic form ``"name"(operands) <{properties}> (regions) {attributes} : (types) ->
+    (results)``, properties and attributes sorted as MLIR prints them."""
+    text = f'"{name}"({names(operands)})'
+    if properties:
+        text += f" <{{{', '.join(sorted(properties))}}}>"
+    if regions:
+        text += f" ({', '.join(regions)})"
+    if attributes:
+        text += f" {{{', '.join(sorted(attributes))}}}"
+    return f"{text} : {function_type(operands, results)}"
+
+
 _BARE_SYMBOL = re.compile(r"[A-Za-z_][A-Za-z0-9_$.]*$")
 
 
