@@ -75,7 +75,9 @@ class ConstantFolding(Pass):
 
 
 class _Folder:
-    def __init__(self, options: ConstantFolding, evaluator: Evaluator, effects: SideEffects):
+    def __init__(
+        self, options: ConstantFolding, evaluator: Evaluator, effects: SideEffects
+    ) -> None:
         self.options = options
         self.evaluator = evaluator
         self.effects = effects

@@ -10,6 +10,7 @@ changed the module). ``XLAPY_DUMP=<dir>`` writes the module after each pass as
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -23,14 +24,14 @@ from xlapy.ir.module import HloModule
 
 
 @dataclass(frozen=True)
-class Pass:
+class Pass(ABC):
     """A named transformation of a module. Subclasses set ``name`` and implement ``run``."""
 
     name: ClassVar[str] = ""
 
+    @abstractmethod
     def run(self, module: HloModule) -> bool:
         """Transforms ``module`` in place; returns True if anything changed."""
-        raise NotImplementedError(f"pass {type(self).__name__} does not implement run")
 
 
 PASSES: dict[str, type[Pass]] = {}
