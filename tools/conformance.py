@@ -3,6 +3,7 @@
 rates by folder and by op.
 
   python3 tools/conformance.py [--filter TEXT] [--failures] [--update-xfail] [--jobs N]
+                               [--platform interpreter|cpu]
 
 A file passes when every test in it passes (see ``xlapy interpret``). ``--update-xfail``
 rewrites ``tests/conformance/xfail.txt`` with the files that fail now (``path  # op: reason``).
@@ -71,8 +72,8 @@ class FileOutcome:
     seconds: float
 
 
-def run_one(path: str, root: str) -> FileOutcome:
-    """Runs every test of one file (in this process)."""
+def run_one(path: str, root: str, platform: str = "interpreter") -> FileOutcome:
+    """Runs every test of one file (in this process) on ``platform``."""
     from xlapy.cli.interpret_cmd import parse_args_attr, run_mode, run_text
 
     start = time.perf_counter()
@@ -82,7 +83,7 @@ def run_one(path: str, root: str) -> FileOutcome:
         interpret, args_text = run_mode(text)
         args = parse_args_attr(args_text) if args_text else None
         with contextlib.redirect_stdout(io.StringIO()):  # interpreter.print output
-            results = run_text(text, path, args, parse_only=not interpret)
+            results = run_text(text, path, args, parse_only=not interpret, platform=platform)
     except Exception as err:  # reading the file or its --args failed
         return FileOutcome(rel, False, 0, 1, f"{type(err).__name__}: {err}", 0.0)
     bad = [r for r in results if not r.passed]
@@ -96,11 +97,14 @@ def run_one(path: str, root: str) -> FileOutcome:
     return FileOutcome(rel, not bad and bool(results), len(results), len(bad), reason, elapsed)
 
 
-def run_all(root: Path, files: list[Path], jobs: int = 1) -> list[FileOutcome]:
+def run_all(
+    root: Path, files: list[Path], jobs: int = 1, platform: str = "interpreter"
+) -> list[FileOutcome]:
     if jobs <= 1:
-        return [run_one(str(f), str(root)) for f in files]
+        return [run_one(str(f), str(root), platform) for f in files]
     with ProcessPoolExecutor(jobs) as pool:
-        return list(pool.map(run_one, [str(f) for f in files], [str(root)] * len(files)))
+        n = len(files)
+        return list(pool.map(run_one, [str(f) for f in files], [str(root)] * n, [platform] * n))
 
 
 def load_xfail(path: Path = XFAIL) -> dict[str, str]:
@@ -161,6 +165,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--update-xfail", action="store_true", help="rewrite the xfail list")
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--slowest", type=int, default=0, help="list the N slowest files")
+    parser.add_argument(
+        "--platform",
+        choices=("interpreter", "cpu"),
+        default="interpreter",
+        help="run the corpus on the reference interpreter (default) or compiled for cpu",
+    )
     args = parser.parse_args(argv)
     root = corpus_root()
     if root is None:
@@ -168,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     files = [f for f in corpus_files(root) if args.filter in str(f.relative_to(root))]
     start = time.perf_counter()
-    outcomes = run_all(root, files, args.jobs)
+    outcomes = run_all(root, files, args.jobs, args.platform)
     elapsed = time.perf_counter() - start
     if args.failures:
         for o in outcomes:
@@ -178,8 +188,11 @@ def main(argv: list[str] | None = None) -> int:
         for o in sorted(outcomes, key=lambda o: -o.seconds)[: args.slowest]:
             print(f"{o.seconds:7.2f}s {o.rel}")
     print(summary(outcomes))
-    print(f"{len(outcomes)} files in {elapsed:.1f}s")
+    print(f"{len(outcomes)} files in {elapsed:.1f}s on {args.platform}")
     if args.update_xfail:
+        if args.platform != "interpreter":
+            print("--update-xfail records the interpreter's failures", file=sys.stderr)
+            return 2
         if args.filter:
             print("--update-xfail needs the whole corpus (no --filter)", file=sys.stderr)
             return 2

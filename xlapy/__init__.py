@@ -3,6 +3,7 @@ indexing analysis. Public API re-exports only; nothing inside xlapy imports from
 """
 
 from xlapy import dtypes
+from xlapy.backend.cpu import Executable, compile
 
 # ``xlapy.shape("f32[2,3]")`` parses a shape: the function is bound over the attribute of the
 # ``xlapy.shape`` submodule (import its names with ``from xlapy.shape import Shape``).
@@ -28,6 +29,7 @@ __all__ = [
     "EvalOptions",
     "EvaluationError",
     "Evaluator",
+    "Executable",
     "HloComputation",
     "HloInstruction",
     "HloModule",
@@ -41,6 +43,7 @@ __all__ = [
     "XlaBuilder",
     "XlaError",
     "XlaOp",
+    "compile",
     "custom_call_target",
     "dtypes",
     "load",

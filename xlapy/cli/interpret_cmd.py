@@ -1,6 +1,7 @@
 """Run StableHLO test files as ``stablehlo-translate --interpret`` does.
 
   xlapy interpret FILE... [--args="[dense<1> : tensor<2xi32>, ...]"] [--print-results]
+                         [--platform interpreter|cpu]
 
 Each file is split at ``// -----`` lines; each chunk runs ``main``, or its only function, or
 else every public function without arguments (one test each). Check ops assert; every failed
@@ -93,9 +94,9 @@ def run_mode(text: str) -> tuple[bool, str | None]:
     return True, None
 
 
-def run_module(module: HloModule, args: list[np.ndarray] | None = None
-               ) -> tuple[list[str], list[Value]]:  # fmt: skip
-    """Runs the entry computation; returns (failed check messages, results)."""
+def run_module(module: HloModule, args: list[np.ndarray] | None = None,
+               platform: str = "interpreter") -> tuple[list[str], list[Value]]:  # fmt: skip
+    """Runs the entry computation on ``platform``; returns (failed check messages, results)."""
     params = module.entry.parameters
     given = list(args or [])
     if len(given) != len(params):
@@ -104,14 +105,19 @@ def run_module(module: HloModule, args: list[np.ndarray] | None = None
             "(pass them with --args)"
         )
     with collect_check_failures() as report:
-        results = run(module, *given)
+        results = run(module, *given, platform=platform)
     return report.failures, results
 
 
 def run_text(
-    text: str, filename: str, args: list[np.ndarray] | None = None, parse_only: bool = False
+    text: str,
+    filename: str,
+    args: list[np.ndarray] | None = None,
+    parse_only: bool = False,
+    platform: str = "interpreter",
 ) -> list[TestResult]:
-    """Parses and runs every test of one file (``parse_only``: parses and lowers only)."""
+    """Parses and runs every test of one file on ``platform`` (``parse_only``: parses and
+    lowers only)."""
     from xlapy.text.stablehlo_parser import parse_stablehlo_tests
 
     outcomes: list[TestResult] = []
@@ -131,7 +137,7 @@ def run_text(
             if parse_only:
                 outcomes.append(result)
                 continue
-            failures, values = run_module(case.module, args)
+            failures, values = run_module(case.module, args, platform)
             result.results = values
             if failures:
                 result.status = FAIL
@@ -153,9 +159,13 @@ def run_text(
 
 
 def run_file(
-    path: str | Path, args: list[np.ndarray] | None = None, parse_only: bool | None = None
+    path: str | Path,
+    args: list[np.ndarray] | None = None,
+    parse_only: bool | None = None,
+    platform: str = "interpreter",
 ) -> list[TestResult]:
-    """Runs one file; without explicit ``args``/``parse_only``, as its RUN lines say."""
+    """Runs one file on ``platform``; without explicit ``args``/``parse_only``, as its RUN
+    lines say."""
     path = Path(path)
     text = read_file(path)
     interpret, run_args = run_mode(text)
@@ -163,7 +173,7 @@ def run_file(
         args = parse_args_attr(run_args)
     if parse_only is None:
         parse_only = not interpret and args is None
-    return run_text(text, str(path), args, parse_only)
+    return run_text(text, str(path), args, parse_only, platform)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -176,6 +186,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--probe-dir",
         help="write every value interpreter.probe records to DIR/<probe_id>_<iter>.npy "
         "(index in DIR/index.csv)",
+    )
+    parser.add_argument(
+        "--platform",
+        choices=("interpreter", "cpu"),
+        default="interpreter",
+        help="run the tests on the reference interpreter (default) or compiled for cpu",
     )
 
 
@@ -192,7 +208,7 @@ def _interpret(args: argparse.Namespace) -> int:
     worst = 0
     for path in args.files:
         try:
-            results = run_file(path, entry_args)
+            results = run_file(path, entry_args, platform=args.platform)
         except XlaError as err:  # this file cannot be read: report it, run the others
             failed += 1
             print(f"FAIL {path}: {err}")

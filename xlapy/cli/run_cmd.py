@@ -2,6 +2,7 @@
 
   xlapy run FILE [--inputs IN.npz] [--outputs OUT.npz] [--flush-denormals]
                  [--replicas R] [--partitions P] [--infeed FEED.npz] [--outfeed OUT.npz]
+                 [--platform cpu|interpreter] [--reference-platform interpreter|cpu]
 
 The entry computation's arguments are ``arg0, arg1, ...`` of IN.npz (numpy arrays of the
 parameters' exact dtypes; token parameters need none). Results, tuples flattened, are written
@@ -13,6 +14,12 @@ An argument is either ``argI`` (the same on every device) or ``argI.devD`` for e
 (device = replica * P + partition); results are ``outI.devD``. ``--infeed`` holds the values the
 program's infeed instructions pop (``infeed0, infeed1, ...`` in order); ``--outfeed`` receives
 what its outfeed instructions push (``outfeed0, ...``).
+
+``--platform`` chooses what runs the program: ``cpu`` (compiled, the default) or
+``interpreter`` (the exact reference). ``--reference-platform`` runs it on a second platform
+too and prints, per output, how far the first is from it (max abs and relative difference,
+ulp distance), as XLA's run_hlo_module does; the exit status is 1 when an integer, boolean or
+shape result differs.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from xlapy.backend.cpu.compare import compare
 from xlapy.cli.files import load_npz, save_npz
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
@@ -48,6 +56,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--infeed", help=".npz with infeed0, infeed1, ... for infeed instructions")
     parser.add_argument("--outfeed", help="write what outfeed instructions push to this .npz")
+    parser.add_argument(
+        "--platform",
+        choices=("cpu", "interpreter"),
+        default="cpu",
+        help="cpu: compiled (default); interpreter: the exact reference",
+    )
+    parser.add_argument(
+        "--reference-platform",
+        choices=("interpreter", "cpu"),
+        help="also run on this platform and print each output's difference from it",
+    )
     parser.add_argument(
         "--timeout",
         type=float,
@@ -112,17 +131,23 @@ def main(args: argparse.Namespace) -> int:
     inputs = read_inputs(args.inputs, module, devices)
     infeed = _numbered(args.infeed, "infeed", "--infeed") if args.infeed else []
     outfeed: list[Value] = []
-    results = run(
-        module,
-        *inputs,
-        flush_denormals=args.flush_denormals,
-        replicas=replicas,
-        partitions=partitions,
-        infeed=infeed,
-        outfeed=outfeed,
-        timeout=args.timeout,
-    )
+
+    def run_on(platform: str, outfeed: list[Value]) -> list[Any]:
+        return run(
+            module,
+            *inputs,
+            platform=platform,
+            flush_denormals=args.flush_denormals,
+            replicas=replicas,
+            partitions=partitions,
+            infeed=infeed,
+            outfeed=outfeed,
+            timeout=args.timeout,
+        )
+
+    results = run_on(args.platform, outfeed)
     per_device = [results] if devices == 1 else results
+    reference = run_on(args.reference_platform, []) if args.reference_platform else None
     if args.outfeed:
         _save(args.outfeed, "--outfeed", {f"outfeed{i}": v for i, v in enumerate(outfeed)})
     if args.outputs:
@@ -138,10 +163,29 @@ def main(args: argparse.Namespace) -> int:
                     for i, v in enumerate(outs)
                 },
             )
+    else:
+        for d, outs in enumerate(per_device):
+            if devices > 1:
+                print(f"device {d}:")
+            for i, value in enumerate(outs):
+                print(f"{'  ' if devices > 1 else ''}out{i} = {format_value(value)}")
+    if reference is None:
         return 0
-    for d, outs in enumerate(per_device):
-        if devices > 1:
-            print(f"device {d}:")
-        for i, value in enumerate(outs):
-            print(f"{'  ' if devices > 1 else ''}out{i} = {format_value(value)}")
-    return 0
+    return _print_differences(per_device, [reference] if devices == 1 else reference, args)
+
+
+def _print_differences(
+    results: list[list[Value]], reference: list[list[Value]], args: argparse.Namespace
+) -> int:
+    """Prints ``outI[.devD] TYPE: difference`` per output; 1 when a non-float output (or a
+    type) differs."""
+    print(f"{args.platform} vs reference {args.reference_platform}:")
+    status = 0
+    for d, (outs, wants) in enumerate(zip(results, reference, strict=True)):
+        for i, (got, want) in enumerate(zip(outs, wants, strict=True)):
+            difference = compare(got, want)
+            where = f"out{i}" + (f".dev{d}" if len(results) > 1 else "")
+            print(f"  {where} {difference.type}: {difference.describe()}")
+            if not difference.identical and (difference.mismatch or difference.max_ulp is None):
+                status = 1
+    return status

@@ -1,8 +1,11 @@
-"""``run``: evaluate a module's entry computation on host values."""
+"""``run``: evaluate a module's entry computation on host values, on the ``interpreter``
+platform or another registered one (``register_platform``; ``xlapy.backend.cpu`` adds ``cpu``).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import ml_dtypes
@@ -122,9 +125,36 @@ def flatten(value: Value) -> list[Value]:
     return [value]
 
 
+@dataclass
+class PreparedCall:
+    """A checked call of a module's entry: its runtime and each device's arguments.
+
+    Attributes:
+        runtime: the SPMD devices (host infeed already queued).
+        arguments: one list of entry arguments per device, in device order.
+    """
+
+    runtime: Runtime
+    arguments: list[list[Value]]
+
+
+PlatformRunner = Callable[[HloModule, PreparedCall, bool], list[Value]]
+"""``runner(module, call, flush_denormals) -> root value of each device``."""
+
+PLATFORMS: dict[str, PlatformRunner] = {}
+"""Platforms ``run`` can use, by name: ``interpreter`` (this module) and those registered
+with ``register_platform`` (``xlapy.backend.cpu`` registers ``cpu``)."""
+
+
+def register_platform(name: str, runner: PlatformRunner) -> None:
+    """Makes ``run(..., platform=name)`` run modules with ``runner``."""
+    PLATFORMS[name] = runner
+
+
 def run(
     module: HloModule,
     *args: object,
+    platform: str = "interpreter",
     flush_denormals: bool = False,
     replicas: int | None = None,
     partitions: int | None = None,
@@ -141,6 +171,8 @@ def run(
             parameters; tokens are ignored. With several devices, an argument is either one
             value (the same on every device) or a ``list`` of one value per device, in device
             order (device = replica * partitions + partition).
+        platform: ``"interpreter"`` (the exact reference, evaluated as written) or ``"cpu"``
+            (compiled with ``xlapy.compile``, once per module object and options).
         flush_denormals: behave as XLA:CPU, which flushes f32/bf16 subnormals.
         replicas, partitions: the SPMD grid; default: the module's replica_count and
             num_partitions.
@@ -158,6 +190,34 @@ def run(
             f"run: expected an HloModule (from xlapy.load, a parser or XlaBuilder.build); got "
             f"{_describe(module)}"
         )
+    runner = PLATFORMS.get(platform) if isinstance(platform, str) else None
+    if runner is None:
+        known = ", ".join(repr(name) for name in sorted(PLATFORMS))
+        raise InvalidArgument(f"run: platform must be one of {known}; got {platform!r}")
+    call = prepare_call(
+        module,
+        args,
+        replicas=replicas,
+        partitions=partitions,
+        infeed=infeed,
+        outfeed=outfeed,
+        timeout=timeout,
+    )
+    return finish_call(call, runner(module, call, flush_denormals), outfeed)
+
+
+def prepare_call(
+    module: HloModule,
+    args: Sequence[object],
+    *,
+    replicas: int | None,
+    partitions: int | None,
+    infeed: Sequence[Value],
+    outfeed: list[Value] | None,
+    timeout: float,
+) -> PreparedCall:
+    """Checks the options and arguments of a call of ``module``'s entry (see ``run``) and
+    converts the arguments; raises InvalidArgument naming what is wrong."""
     num_replicas = _count("replicas", replicas, module.config.replica_count)
     num_partitions = _count("partitions", partitions, module.config.num_partitions)
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not timeout > 0:
@@ -192,19 +252,34 @@ def run(
             value = as_value(arg, p.shape, where)
             for d in range(n):
                 per_device[d].append(value)
-    options = EvalOptions(flush_denormals=flush_denormals)
+    return PreparedCall(runtime, per_device)
 
-    def on_device(flat: int) -> list[Value]:
+
+def finish_call(call: PreparedCall, roots: list[Value], outfeed: list[Value] | None) -> list[Any]:
+    """The results of a call as ``run`` returns them: the flattened root value (one list per
+    device when there are several); ``outfeed`` receives what the program pushed."""
+    if outfeed is not None:
+        outfeed.extend(call.runtime.outfeed)
+    results = [flatten(root) for root in roots]
+    return results[0] if call.runtime.num_devices == 1 else results
+
+
+def interpret(module: HloModule, call: PreparedCall, flush_denormals: bool) -> list[Value]:
+    """The ``interpreter`` platform: evaluates the entry on every device of ``call``."""
+    options = EvalOptions(flush_denormals=flush_denormals)
+    runtime = call.runtime
+
+    def on_device(flat: int) -> Value:
         device = runtime.device(flat)
         state = DeviceState(
             replica_id=device.replica, partition_id=device.partition, runtime=runtime
         )
-        return flatten(Evaluator(module, options, state).call(entry, per_device[flat]))
+        return Evaluator(module, options, state).call(module.entry, call.arguments[flat])
 
-    results = runtime.run_devices(on_device)
-    if outfeed is not None:
-        outfeed.extend(runtime.outfeed)
-    return results[0] if n == 1 else results
+    return runtime.run_devices(on_device)
+
+
+register_platform("interpreter", interpret)
 
 
 def _count(what: str, value: object, default: int) -> int:
@@ -230,4 +305,17 @@ def run_values(module: HloModule, args: Sequence[Value]) -> Value:
     return Evaluator(module).call(module.entry, args)
 
 
-__all__ = ["TOKEN", "Token", "as_value", "flatten", "run", "run_values"]
+__all__ = [
+    "PLATFORMS",
+    "TOKEN",
+    "PreparedCall",
+    "Token",
+    "as_value",
+    "finish_call",
+    "flatten",
+    "interpret",
+    "prepare_call",
+    "register_platform",
+    "run",
+    "run_values",
+]

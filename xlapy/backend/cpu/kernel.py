@@ -100,6 +100,10 @@ class Kernel:
             never donated, and copied before it reaches the user.
         calls: computations the kernel runs through ``ctx.call``/``ctx.call_owned``; the
             program compiles them with the instruction (their steps appear in the report).
+        inline: a Python expression equal to ``run``'s result, over the operands ``{0}``,
+            ``{1}``, ... (builtins and ``np`` only): the plan pastes it into its generated
+            code instead of calling ``run``, for steps that cost nothing (tuple,
+            get-tuple-element, views).
     """
 
     run: Callable[[list[Value], RunContext], Value]
@@ -111,6 +115,7 @@ class Kernel:
     views: tuple[int, ...] | None = None
     owns_result: bool = True
     calls: tuple[HloComputation, ...] = ()
+    inline: str = ""
 
 
 KernelFactory = Callable[[HloInstruction, CompileOptions], Kernel]

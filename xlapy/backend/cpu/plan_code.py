@@ -1,0 +1,132 @@
+"""The Python function a plan runs: one statement per step, generated and compiled once.
+
+Straight-line code keeps the dispatch cost of a step to a call (measured: about 0.07 us per
+step against 0.4 us for a loop over a step list), which matters for programs of thousands of
+instructions and for loop bodies run many thousand times. For a computation::
+
+    %x = f32[4] parameter(0)
+    %c = f32[] constant(2)
+    %b = f32[4] broadcast(%c), dimensions={}
+    ROOT %m = f32[4] multiply(%x, %b)
+
+the generated function reads::
+
+    def plan_main(args, ctx, donations):
+        v0, = args
+        # %b = f32[4] broadcast(%c): <how>
+        v2 = K2([C1], ctx)
+        # %m = f32[4] multiply(%x, %b): <how>
+        ctx.donatable = D3
+        v3 = K3([v0, v2], ctx)
+        del v0, v2
+        return v3
+
+``v<slot>`` are values, ``C<slot>`` constants, ``K<slot>`` kernels, ``D<slot>`` the donatable
+operand positions; ``donations[j]`` those of steps whose donations depend on which arguments
+the caller owns. Kernels with an ``inline`` expression are pasted in place of the call.
+"""
+
+from __future__ import annotations
+
+import itertools
+import linecache
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from xlapy.backend.cpu.kernel import Kernel
+from xlapy.backend.cpu.liveness import Liveness
+
+if TYPE_CHECKING:
+    from xlapy.backend.cpu.plan import StepRecord
+
+_EMPTY: frozenset[int] = frozenset()
+_serial = itertools.count()
+
+
+@dataclass(frozen=True)
+class PlanCode:
+    """A generated plan function.
+
+    Attributes:
+        source: its text.
+        function: ``function(args, ctx, donations) -> root value``.
+        line_slots: line number -> slot of the step on that line (to name a failing step).
+        conditional_slots: slots whose donatable positions come from ``donations``, in order.
+    """
+
+    source: str
+    function: Callable[[Sequence[Any], Any, tuple[frozenset[int], ...]], Any]
+    line_slots: dict[int, int]
+    conditional_slots: tuple[int, ...]
+
+
+def _comment(record: StepRecord) -> str:
+    instr = record.instr
+    operands = ", ".join(f"%{o.name}" for o in instr.operands)
+    how = record.how if record.kind == "kernel" else f"interpreter eval ({record.how})"
+    text = f"# %{instr.name} = {instr.shape.to_hlo(layout=False)} {instr.opcode.value}({operands})"
+    return f"{text}: {how}".replace("\n", " ")
+
+
+def generate(
+    name: str,
+    records: Sequence[StepRecord],
+    kernels: Sequence[Kernel | None],
+    liveness: Liveness,
+    root: int,
+) -> PlanCode:
+    """Generates and compiles the function of a plan (``records[i]`` is slot ``i``)."""
+    slots = {id(r.instr): i for i, r in enumerate(records)}
+    namespace: dict[str, Any] = {"np": np, "EMPTY": _EMPTY}
+    function_name = "plan_" + re.sub(r"\W", "_", name)
+    lines = [f"def {function_name}(args, ctx, donations):"]
+    parameters = sorted(
+        (r.instr.parameter_number, i) for i, r in enumerate(records) if r.kind == "parameter"
+    )
+    if parameters:
+        lines.append("    " + "".join(f"v{i}, " for _, i in parameters) + "= args")
+
+    def ref(i: int) -> str:
+        return f"C{i}" if records[i].kind == "constant" else f"v{i}"
+
+    for i, record in enumerate(records):
+        if record.kind == "constant":
+            namespace[f"C{i}"] = record.instr.attrs.literal.value
+    line_slots: dict[int, int] = {}
+    conditional: list[int] = []
+    current: frozenset[int] | None = None
+    for i, (record, kernel) in enumerate(zip(records, kernels, strict=True)):
+        if record.kind in ("parameter", "constant"):
+            continue
+        assert kernel is not None
+        operands = [ref(slots[id(o)]) for o in record.instr.operands]
+        lines.append("    " + _comment(record))
+        if kernel.inline:
+            statement = f"v{i} = {kernel.inline.format(*operands)}"
+        else:
+            if liveness.conditional[i]:
+                lines.append(f"    ctx.donatable = donations[{len(conditional)}]")
+                conditional.append(i)
+                current = None
+            elif liveness.donatable[i] != current:
+                current = liveness.donatable[i]
+                if current:
+                    namespace[f"D{i}"] = current
+                lines.append(f"    ctx.donatable = {f'D{i}' if current else 'EMPTY'}")
+            namespace[f"K{i}"] = kernel.run
+            statement = f"v{i} = K{i}([{', '.join(operands)}], ctx)"
+        lines.append(f"    {statement}")
+        line_slots[len(lines)] = i
+        dead = [f"v{d}" for d in liveness.dead_after[i] if records[d].kind != "constant"]
+        if dead:
+            lines.append(f"    del {', '.join(dead)}")
+    lines.append(f"    return {ref(root)}")
+    source = "\n".join(lines) + "\n"
+    filename = f"<xlapy plan {name} #{next(_serial)}>"
+    exec(compile(source, filename, "exec"), namespace)
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return PlanCode(source, namespace[function_name], line_slots, tuple(conditional))
