@@ -23,7 +23,6 @@ from xlapy.text.stablehlo_print_ops import (
     arrays,
     conv_attrs,
     conv_labels,
-    conv_window,
     int_list,
     precision_config,
     reshape,
@@ -121,17 +120,20 @@ def _custom_call(scope: Scope, instr: HloInstruction, operands: list[Value]) -> 
     config = instr.backend_config
     attrs: list[str] = []
     number = _API_NUMBERS[a.api_version]
-    if a.api_version is A.CustomCallApiVersion.TYPED_FFI and config.lstrip().startswith("{"):
+    typed_dictionary = (
+        a.api_version is A.CustomCallApiVersion.TYPED_FFI and config.lstrip().startswith("{")
+    )
+    if typed_dictionary:
         # As jax.ffi prints a typed-FFI call: the dictionary in mhlo.backend_config
         # (which makes the call typed FFI in XLA's conversion) and an empty string config.
         attrs += ['backend_config = ""', f"mhlo.backend_config = {config}"]
     elif number != 1:
         attrs.append(f"api_version = {number} : i32")
-    if target == "shape_assertion":
+    if target == "shape_assertion":  # jax.export: the message travels as the config
         attrs.append(f"error_message = {mlir_string(config)}")
-    elif target == "stablehlo.dynamic_rng_bit_generator":
+    elif target == "stablehlo.dynamic_rng_bit_generator":  # ... and so does the algorithm
         attrs.append(f"rng_algorithm = #stablehlo<rng_algorithm {config or 'DEFAULT'}>")
-    elif config and not any(x.startswith("mhlo.backend_config") for x in attrs):
+    elif config and not typed_dictionary:
         attrs.append(f"backend_config = {mlir_string(config)}")
     if a.called_computations:
         called = ", ".join(symbol(scope.printer.function_name(c)) for c in a.called_computations)
@@ -197,13 +199,11 @@ def _dynamic_gather(scope: Scope, instr: HloInstruction, operands: list[Value]) 
 
 @emits(Opcode.DYNAMIC_CONV)
 def _dynamic_conv(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
-    window = conv_window(instr.attrs.window)
-    window.pop("padding")  # the padding is an operand
     props = [
         f"dimension_numbers = #stablehlo.conv<{conv_labels(instr.attrs.dim_labels)}>",
         *conv_attrs(instr),
     ]
-    dims = instr.attrs.window.dimensions
+    dims = instr.attrs.window.dimensions  # the padding is an operand
     props.append(f"window_strides = {dense_array([d.stride for d in dims])}")
     props.append(f"lhs_dilation = {dense_array([d.base_dilation for d in dims])}")
     props.append(f"rhs_dilation = {dense_array([d.window_dilation for d in dims])}")
