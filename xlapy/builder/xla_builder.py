@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 
 import numpy as np
 
-from xlapy.errors import InvalidArgument
+from xlapy.errors import InvalidArgument, Unimplemented
 from xlapy.ir.clone import clone_computation
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -346,6 +346,12 @@ class XlaBuilder:
             self.check_owned(op, f"{opcode.value}: operand {i}")
         checked = make_attrs(opcode, attrs)
         shape = infer_shape(opcode, [op.shape for op in operands], checked, result=result)
+        if any(leaf.element_type.is_quantized for leaf in shape.leaves()):
+            raise Unimplemented(
+                f"{opcode.value}: XlaBuilder builds HLO, which has no quantized element types "
+                f"(XLA's HLO has none); got {shape.to_mlir()}. Write quantized programs in "
+                "StableHLO text"
+            )
         if opcode is Opcode.PARAMETER:
             number = checked.parameter_number
             if number in self._params:

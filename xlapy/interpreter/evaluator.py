@@ -28,6 +28,9 @@ from xlapy.literal import Value
 EvalFn = Callable[["Evaluator", HloInstruction, list[Value]], Value]
 EVALUATORS: dict[Opcode, EvalFn] = {}
 CUSTOM_CALLS: dict[str, EvalFn] = {}
+QUANTIZED_EVALUATORS: dict[Opcode, EvalFn] = {}
+"""Evaluators used instead of ``EVALUATORS`` when an operand or the result of the instruction
+has a quantized element type (``xlapy.interpreter.evals.quantized``)."""
 
 
 def evaluates(*opcodes: Opcode) -> Callable[[EvalFn], EvalFn]:
@@ -38,6 +41,19 @@ def evaluates(*opcodes: Opcode) -> Callable[[EvalFn], EvalFn]:
             if opcode in EVALUATORS:
                 raise RuntimeError(f"two evaluators registered for {opcode.value}")
             EVALUATORS[opcode] = fn
+        return fn
+
+    return register
+
+
+def evaluates_quantized(*opcodes: Opcode) -> Callable[[EvalFn], EvalFn]:
+    """Registers the decorated function as the evaluator of ``opcodes`` on quantized tensors."""
+
+    def register(fn: EvalFn) -> EvalFn:
+        for opcode in opcodes:
+            if opcode in QUANTIZED_EVALUATORS:
+                raise RuntimeError(f"two quantized evaluators registered for {opcode.value}")
+            QUANTIZED_EVALUATORS[opcode] = fn
         return fn
 
     return register
@@ -163,6 +179,8 @@ class Evaluator:
     def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
         """Evaluates one instruction on the values of its operands."""
         fn = EVALUATORS.get(instr.opcode)
+        if instr.opcode in QUANTIZED_EVALUATORS and _quantized(instr):
+            fn = QUANTIZED_EVALUATORS[instr.opcode]
         if fn is None:
             raise Unimplemented(
                 f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"

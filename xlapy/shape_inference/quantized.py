@@ -127,8 +127,8 @@ def _moved_axis(inferred: Shape, declared: Shape | None) -> Shape:
 
 @infers(Opcode.UNIFORM_QUANTIZE)
 def infer_uniform_quantize(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
-    """Spec: stablehlo#uniform_quantize (C1: same shape; the operand is floating-point or
-    quantized with the result's expressed type; the result is quantized)."""
+    """Spec: stablehlo#uniform_quantize (C1: same shape, a floating-point or quantized operand,
+    a quantized result; C2: the result expresses the operand's (expressed) element type)."""
     (operand,) = operands
     result = ctx.need_result("the quantized element type")
     want = result.element_type if result.is_array else None
@@ -139,10 +139,11 @@ def infer_uniform_quantize(ctx: InferCtx, operands: Sequence[Shape], attrs: Attr
         raise ctx.error(
             "C1", f"operand must be a floating-point or quantized tensor; got {fmt(operand)}"
         )
-    if isinstance(got, QuantizedType) and got.expressed is not want.expressed:
+    expressed = got.expressed if isinstance(got, QuantizedType) else got
+    if expressed is not want.expressed:
         raise ctx.error(
-            "C1",
-            "a quantized operand must have the result's expressed type; "
+            "C2",
+            "the result's expressed type must be the operand's (expressed) element type; "
             f"got {fmt(operand)} -> {fmt(result)}",
         )
     return operand.with_element_type(want)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from xlapy.errors import Unimplemented
 from xlapy.ir import attrs as A
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -308,6 +309,7 @@ class _Printer:
 
     # ---- instructions -------------------------------------------------------------------
     def instruction(self, instr: HloInstruction, *, is_root: bool = False, indent: int = 0) -> str:
+        _no_quantized(instr)
         text = ("ROOT " if is_root else "") + self.instr_name(instr) + " = "
         text += self.shape(instr.shape) + " "
         opcode, attrs = self.opcode_text(instr, indent)
@@ -406,6 +408,18 @@ class _Printer:
 
 # Ops whose to_apply XLA prints as "calls=" when bodies are printed inline (canonical).
 _CALLS_INLINE = frozenset({Opcode.REDUCE_SCATTER, Opcode.SCAN})
+
+
+def _no_quantized(instr: HloInstruction) -> None:
+    """HLO text has no quantized element types (XLA's HLO has none): raise naming the op."""
+    for shape in (instr.shape, *(o.shape for o in instr.operands)):
+        for leaf in shape.leaves():
+            if leaf.element_type.is_quantized:
+                raise Unimplemented(
+                    f"{instr.opcode.value} %{instr.name}: HLO text has no quantized element types "
+                    f"(XLA's HLO has none); got {leaf.to_mlir()}. Print the module as StableHLO "
+                    "(xlapy.text.stablehlo_printer.print_stablehlo) instead"
+                )
 
 
 def _should_print(spec: AttrSpec, value: Any) -> bool:
