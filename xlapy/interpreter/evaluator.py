@@ -206,6 +206,13 @@ def note_interrupt(interrupt: KeyboardInterrupt, instr: HloInstruction) -> None:
         interrupt.xlapy_instruction = f"{instr.opcode.value} {instr.name}"  # type: ignore[attr-defined]
 
 
+def _quantized(instr: HloInstruction) -> bool:
+    """Whether the result or an operand of ``instr`` has a quantized element type."""
+    return instr.shape.element_type.is_quantized or any(
+        o.shape.element_type.is_quantized for o in instr.operands
+    )
+
+
 def _has_dynamic_operand(instr: HloInstruction) -> bool:
     return any(o.shape.is_array and any(o.shape.dynamic) for o in instr.operands)
 
