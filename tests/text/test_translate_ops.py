@@ -650,3 +650,21 @@ ENTRY e {
     )
     assert "algorithm = THREE_FRY" in text
     assert "distribution = UNIFORM" in text
+
+
+def test_tuple_parameters_of_the_entry_are_flattened() -> None:
+    """A tuple parameter of the entry becomes one argument per leaf (nested tuples too)."""
+    hlo = """HloModule m
+ENTRY e {
+  p = (f32[2], (s32[], pred[3])) parameter(0)
+  x = f32[2] get-tuple-element(p), index=0
+  q = (s32[], pred[3]) get-tuple-element(p), index=1
+  ROOT t = (f32[2], (s32[], pred[3])) tuple(x, q)
+}"""
+    text = print_stablehlo(xlapy.load(hlo))
+    head = "func.func public @main(%arg0: tensor<2xf32>, %arg1: tensor<i32>, %arg2: tensor<3xi1>)"
+    assert head in text
+    assert "return %arg0, %arg1, %arg2 : tensor<2xf32>, tensor<i32>, tensor<3xi1>" in text
+    leaves = [sample("f32[2]"), np.int32(5), np.array([True, False, True])]
+    want = xlapy.run(xlapy.load(hlo), (leaves[0], (leaves[1], leaves[2])))
+    assert same(xlapy.run(parse_stablehlo(text), *leaves), want)
