@@ -154,3 +154,10 @@ ENTRY e {
     module.remove_computation(spare)
     assert [c.name for c in module.computations] == ["add", "e"]
     verify(module)
+
+
+def test_add_instruction_before_checks_operand_order():
+    comp = xlapy.load(PROGRAM).entry
+    late = comp.make_instruction(Opcode.EXP, [comp.instruction("a")])
+    with pytest.raises(InvalidArgument, match="operand a is not an earlier instruction"):
+        comp.add_instruction(late, before=comp.instruction("n"))

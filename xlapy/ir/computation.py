@@ -41,13 +41,18 @@ class HloComputation:
     ) -> HloInstruction:
         """Adds ``instr`` at the end, or just before ``before``; its operands must already be
         instructions of this computation, defined earlier than where it goes."""
+        position = len(self.instructions) if before is None else self._index(before)
+        if before is not None:
+            for operand in instr.operands:
+                if operand.parent is not self or self._index(operand) >= position:
+                    raise InvalidArgument(
+                        f"cannot add {instr.name} before {before.name}: its operand "
+                        f"{operand.name} is not an earlier instruction of {self.name}"
+                    )
         instr.parent = self
         if self.parent is not None:
             instr.name = self.parent.unique_name(instr.name, instr)
-        if before is None:
-            self.instructions.append(instr)
-        else:
-            self.instructions.insert(self._index(before), instr)
+        self.instructions.insert(position, instr)
         if root:
             self._root = instr
         return instr
