@@ -30,6 +30,11 @@ from xlapy.shape_inference.common import (
 )
 from xlapy.shape_inference.reduce import check_window, window_output_size
 
+DEFERRED_ERROR = "xlapy.deferred_error"
+"""Frontend attribute of a dynamic-conv whose window attributes break dynamic_conv C2-C9 (one
+entry per spatial dimension): StableHLO verifies them only once the padding is known, so the
+StableHLO front end records the broken rule here and the op raises it when it runs."""
+
 
 def preferred_type(ctx: InferCtx, operand_type: ElementType) -> ElementType:
     """The result element type: the declared result's (``preferred_element_type``) or the

@@ -21,6 +21,7 @@ from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import REGISTRY
 from xlapy.literal import Literal
 from xlapy.shape import Shape
+from xlapy.shape_inference.dot_conv import DEFERRED_ERROR
 from xlapy.text.mlir_ast import DialectAttr, EnumAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import LOWERINGS, Builder, lowers
 
@@ -452,7 +453,16 @@ def _dot_general(b: Builder, op: Op) -> list[HloInstruction]:
     return [b.add(Opcode.DOT, b.result_shape(op), b.operands(op), attrs)]
 
 
-def _conv_attrs(op: Op, rhs: HloInstruction, dynamic_padding: bool) -> dict[str, Any]:
+def _conv_attrs(
+    op: Op, rhs: HloInstruction, dynamic_padding: bool, deferred: list[str] | None = None
+) -> dict[str, Any]:
+    """The HLO attributes of a convolution or dynamic_conv (spec C2, C5, C7, C9: one window
+    attribute entry per spatial dimension).
+
+    A dynamic_conv with a non-constant padding is verified upstream only once the padding is
+    known (``hlo::inferDynamicConvOp``), so programs that break C2-C9 there still load (JAX
+    once wrote 1-D ``window_strides = array<i64: 2, 2>``): such a list is left out of the
+    window and its rule appended to ``deferred``, to be raised when the op runs."""
     dims = op.attrs.get("dimension_numbers")
     if not isinstance(dims, A.ConvolutionDimensionNumbers):
         raise InvalidArgument("convolution needs dimension_numbers")
@@ -475,9 +485,11 @@ def _conv_attrs(op: Op, rhs: HloInstruction, dynamic_padding: bool) -> dict[str,
     }
     for key, value in lists.items():
         if value is not None and len(value) != n:
-            raise InvalidArgument(
-                f"{key} has {len(value)} entries; the convolution has {n} spatial dimensions"
-            )
+            message = f"{key} has {len(value)} entries; the convolution has {n} spatial dimensions"
+            if deferred is None:
+                raise InvalidArgument(message)
+            deferred.append(message)
+            lists[key] = None
     window = A.Window.make(
         sizes,
         lists["window_strides"],
@@ -507,8 +519,17 @@ def _convolution(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("stablehlo.dynamic_conv")
 def _dynamic_conv(b: Builder, op: Op) -> list[HloInstruction]:
     operands = b.operands(op)
-    attrs = _conv_attrs(op, operands[1], dynamic_padding=True)
-    return [b.add(Opcode.DYNAMIC_CONV, b.result_shape(op), operands, attrs)]
+    constant_padding = len(operands) == 3 and operands[2].opcode is Opcode.CONSTANT
+    deferred: list[str] = []
+    attrs = _conv_attrs(
+        op, operands[1], dynamic_padding=True, deferred=None if constant_padding else deferred
+    )
+    frontend = {DEFERRED_ERROR: "; ".join(deferred)} if deferred else None
+    return [
+        b.add(
+            Opcode.DYNAMIC_CONV, b.result_shape(op), operands, attrs, frontend_attributes=frontend
+        )
+    ]
 
 
 def _gather_dims(f: dict[str, Any]) -> dict[str, Any]:

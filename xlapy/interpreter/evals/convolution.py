@@ -25,6 +25,7 @@ from xlapy.ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
+from xlapy.shape_inference.dot_conv import DEFERRED_ERROR
 
 
 def _spatial_index(n: int, k: int, out: int, d: WindowDimension) -> tuple[Array, Array]:
@@ -191,10 +192,19 @@ def convolution(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
     return _evaluate(ctx, instr, lhs, rhs, instr.attrs.window, "convolution")
 
 
+def check_deferred(instr: HloInstruction) -> None:
+    """Raises the window-attribute error the loader deferred to run time (dynamic-conv C2-C9:
+    one entry per spatial dimension, checked upstream once the padding is known)."""
+    message = instr.frontend_attributes.get(DEFERRED_ERROR)
+    if message:
+        raise InvalidArgument(f"dynamic-conv {instr.name} [C2]: {message}")
+
+
 @evaluates(Opcode.DYNAMIC_CONV)
 def dynamic_conv(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """dynamic-conv(lhs, rhs, padding): a convolution whose ``[spatial, 2]`` (low, high)
     padding comes from the third operand instead of the window attribute."""
+    check_deferred(instr)
     lhs, rhs, padding = (np.asarray(v) for v in operands)
     window: Window = instr.attrs.window
     spatial = len(instr.attrs.dim_labels.input_spatial_dimensions)

@@ -33,7 +33,7 @@ from xlapy import dtypes
 from xlapy.dtypes import QuantizedType
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter import numerics
-from xlapy.interpreter.evals.convolution import conv_output_size
+from xlapy.interpreter.evals.convolution import check_deferred, conv_output_size
 from xlapy.interpreter.evals.quantized import (
     dequantize_operands,
     quantize,
@@ -357,6 +357,7 @@ def convolution(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
 @evaluates_quantized(Opcode.DYNAMIC_CONV)
 def dynamic_conv(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """dynamic_conv on quantized operands: a convolution whose padding is its third operand."""
+    check_deferred(instr)
     lhs, rhs, padding = (np.asarray(v) for v in operands)
     dnums: ConvolutionDimensionNumbers = instr.attrs.dim_labels
     window = full_window(instr.attrs.window, rhs, dnums)
