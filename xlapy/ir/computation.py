@@ -267,20 +267,18 @@ class HloComputation:
 
     def remove_instruction(self, instr: HloInstruction) -> None:
         """Removes ``instr``, which must not be used (operand, control edge) or the root."""
-        if self._root is instr:
-            raise InvalidArgument(f"cannot remove {instr.name}: it is the root of {self.name}")
         self.remove_instructions([instr])
 
     def remove_instructions(self, dead: Sequence[HloInstruction]) -> None:
         """Removes several instructions in one pass; no instruction that stays may use one
-        of them, and none may be the explicit root.
+        of them, and none may be the root.
 
         Raises:
             InvalidArgument: naming a removed instruction that is still used.
         """
         gone = {id(i) for i in dead}
-        if self._root is not None and id(self._root) in gone:
-            raise InvalidArgument(f"cannot remove {self._root.name}: it is the root")
+        if self.instructions and id(self.root) in gone:
+            raise InvalidArgument(f"cannot remove {self.root.name}: it is the root of {self.name}")
         kept = []
         for instr in self.instructions:
             if id(instr) in gone:
