@@ -238,7 +238,7 @@ def test_softmax_in_one_loop_fusion_hoists_the_row_reductions() -> None:
     lines = kernel.source.splitlines()
     element_loop = next(i for i, line in enumerate(lines) if "for i1 in range(200)" in line)
     reductions = [i for i, line in enumerate(lines) if "for r0" in line]
-    assert len(reductions) == 2, kernel.source
+    assert len(reductions) == 3, kernel.source  # max (and its exact rerun on NaN), sum
     assert all(i < element_loop for i in reductions), kernel.source
 
 

@@ -221,32 +221,85 @@ def reduce_group(
     """Reduces sharing input dims and dimensions, accumulated in one loop nest placed at the
     home frame of ``index``; ``inner(frame, input_index)`` adds code to the innermost loop."""
     home = em.home(index=index)
-    accs: dict[int, list[str]] = {}
-    for reduce in reduces:
-        _, inits = _check(reduce)
-        names = []
-        for k, init in enumerate(inits):
-            value = em.scalar(init, ())
-            name = em.fresh(f"{reduce.name}_acc{k}" if len(inits) > 1 else f"{reduce.name}")
-            em.emit_in(home, f"{name} = {value.text}")
-            names.append(name)
-        accs[id(reduce)] = names
-    with reduce_loops(em, reduces[0], home) as reduced:
-        frame = em.current
-        in_index = input_index(em, reduces[0], index, reduced)
-        for reduce in reduces:
-            inputs, _ = _check(reduce)
-            xs = [em.scalar(x, in_index) for x in inputs]
-            combine(em, frame, reduce, accs[id(reduce)], xs)
-        if inner is not None:
-            inner(frame, in_index)
+    starts = {id(r): [em.scalar(init, ()).text for init in _check(r)[1]] for r in reduces}
+    accs = accumulate(em, home, reduces, index, starts, inner)
     return {
-        id(r): tuple(
-            Val(a, i.shape.element_type, home)
-            for a, i in zip(accs[id(r)], _check(r)[1], strict=True)
-        )
+        id(r): tuple(Val(a, t, home) for a, (_, t) in zip(accs[id(r)], _results(r), strict=True))
         for r in reduces
     }
+
+
+def _keyed(reduce: HloInstruction) -> bool:
+    """Float maximum/minimum: reduced through TOTALORDER keys (see ``accumulate``)."""
+    return reducer_op(reduce) in (Opcode.MAXIMUM, Opcode.MINIMUM) and (
+        reduce.shape.element_type.is_float
+    )
+
+
+def accumulate(
+    em: KernelEmitter,
+    home: Frame,
+    reduces: Sequence[HloInstruction],
+    index: Index,
+    starts: dict[int, list[str]],
+    inner: InnerFn | None,
+    chunk: tuple[str, int] | None = None,
+) -> dict[int, list[str]]:
+    """Accumulators of ``reduces`` in ``home``, started from ``starts`` (source per result),
+    updated in one loop nest over the reduced dimensions (the outermost restricted to
+    ``chunk``); returns their names.
+
+    Float maximum and minimum accumulate the TOTALORDER integer key of each element (an
+    integer max/min, which vectorizes, and orders -0 below +0 as IEEE maximum/minimum do)
+    and a flag of NaNs seen; when a NaN was seen, the reduction runs again with the exact
+    element rule, which returns the first NaN, as the interpreter does.
+    """
+    accs: dict[int, list[str]] = {}
+    keys: dict[int, tuple[str, str, str]] = {}
+    for r in reduces:
+        names = []
+        for k, start in enumerate(starts[id(r)]):
+            names.append(em.fresh(f"{r.name}_acc{k}" if len(starts[id(r)]) > 1 else r.name))
+            em.emit_in(home, f"{names[-1]} = {start}")
+        accs[id(r)] = names
+        if _keyed(r):
+            bits = r.shape.element_type.bits
+            key, nan = em.fresh(f"{r.name}_key"), em.fresh(f"{r.name}_nan")
+            to_key = em.helper("scalar_ops", f"total_order_key_f{bits}")
+            em.emit_in(home, f"{key} = {to_key}({names[0]})")
+            em.emit_in(home, f"{nan} = {names[0]} != {names[0]}")
+            keys[id(r)] = (key, nan, to_key)
+    with reduce_loops(em, reduces[0], home, chunk) as reduced:
+        frame = em.current
+        in_index = input_index(em, reduces[0], index, reduced)
+        for r in reduces:
+            xs = [em.scalar(x, in_index) for x in _check(r)[0]]
+            if id(r) not in keys:
+                combine(em, frame, r, accs[id(r)], xs)
+                continue
+            key, nan, to_key = keys[id(r)]
+            x = xs[0].text
+            element_key = em.fresh(f"{r.name}_element_key")
+            better = ">" if reducer_op(r) is Opcode.MAXIMUM else "<"
+            em.emit_in(frame, f"{element_key} = {to_key}({x})")
+            em.emit_in(frame, f"{key} = {key} if {key} {better} {element_key} else {element_key}")
+            em.emit_in(frame, f"{nan} = {nan} | ({x} != {x})")
+        if inner is not None:
+            inner(frame, in_index)
+    for r in reduces:
+        if id(r) not in keys:
+            continue
+        key, nan, to_key = keys[id(r)]
+        acc = accs[id(r)][0]
+        from_key = em.helper("scalar_ops", f"f{r.shape.element_type.bits}_from_total_order_key")
+        em.emit_in(home, f"{acc} = {from_key}({key})")
+        exact = Frame(f"if {nan}:", home, branch=True)
+        em.emit_in(exact, f"{acc} = {starts[id(r)][0]}")
+        with em.enter(exact), reduce_loops(em, r, exact, chunk) as reduced:
+            xs = [em.scalar(x, input_index(em, r, index, reduced)) for x in _check(r)[0]]
+            combine(em, em.current, r, [acc], xs)
+        home.items.append(exact)
+    return accs
 
 
 @generates(Opcode.REDUCE)
@@ -468,24 +521,12 @@ def _split_plan(
         em.output_loops(out_dims, False) as index,
     ):
         home = em.current
-        accs: dict[int, list[str]] = {}
+        starts = {}
         for r in reduces:
             op = reducer_op(r)
             assert op is not None
-            names = []
-            for k, t in _results(r):
-                name = em.fresh(f"{r.name}_acc{k}")
-                em.emit_in(home, f"{name} = {identity_literal(op, t)}")
-                names.append(name)
-            accs[id(r)] = names
-        with reduce_loops(em, first, home, chunk=(em.render(c), block)) as reduced:
-            frame = em.current
-            in_index = input_index(em, first, index, reduced)
-            for r in reduces:
-                inputs, _ = _check(r)
-                combine(em, frame, r, accs[id(r)], [em.scalar(x, in_index) for x in inputs])
-            if writer is not None:
-                writer(frame, in_index)
+            starts[id(r)] = [identity_literal(op, t) for _, t in _results(r)]
+        accs = accumulate(em, home, reduces, index, starts, writer, (em.render(c), block))
         for r in reduces:
             for (k, _), acc in zip(_results(r), accs[id(r)], strict=True):
                 target = parts[(id(r), k)]

@@ -81,6 +81,18 @@ def total_order_key_f64(x: float) -> int:
     return bits ^ np.int64(0x7FFFFFFFFFFFFFFF) if bits < 0 else bits
 
 
+@numba.njit(cache=True)
+def f32_from_total_order_key(key: int) -> float:
+    """The float32 of a TOTALORDER key (the key map is its own inverse on the bits)."""
+    return f32_from_bits(key ^ np.int32(0x7FFFFFFF) if key < 0 else key)
+
+
+@numba.njit(cache=True)
+def f64_from_total_order_key(key: int) -> float:
+    """The float64 of a TOTALORDER key."""
+    return f64_from_bits(key ^ np.int64(0x7FFFFFFFFFFFFFFF) if key < 0 else key)
+
+
 @numba.njit(cache=True, error_model="numpy")
 def divide_signed(a: int, b: int) -> int:
     """``a / b`` rounded toward zero; ``x / 0 = -1``; ``INT_MIN / -1 = INT_MIN`` (the
