@@ -28,11 +28,14 @@ def median_seconds(fn: Callable[[], object], repeat: int, budget: float = 20.0) 
 
     Each repeat calls ``fn`` k times, k chosen from the warm-up so a repeat lasts at least
     ``MIN_REPEAT_SECONDS``. No new repeat starts once the repeats took ``budget`` seconds
-    (a slow program gets fewer repeats, at least one).
+    (a slow program gets fewer repeats, at least one); when the warm-up call alone took
+    ``budget``, its time is the answer.
     """
     start = time.perf_counter()
     fn()
     first = time.perf_counter() - start
+    if first >= budget:
+        return first
     calls = max(1, min(1000, int(MIN_REPEAT_SECONDS / max(first, 1e-9))))
     times: list[float] = []
     while len(times) < repeat and sum(times) * calls < budget:
