@@ -56,10 +56,30 @@ def _check_call(b: Builder, op: Op, target: str, operands: list[HloInstruction],
 # ---- custom_call ------------------------------------------------------------------------------
 
 
-def _with_layout(shape: Shape, layout: Any) -> Shape:
+def _with_layout(shape: Shape, layout: Any, what: str) -> Shape:
+    """``shape`` with the ``dense<[minor, ..., major]>`` layout of a custom_call's
+    ``operand_layouts``/``result_layouts`` entry ``what``."""
     if not isinstance(layout, Literal) or not shape.is_array:
         return shape
-    return Shape.array(shape.element_type, shape.dims, ints(layout), shape.dynamic)
+    minor_to_major = ints(layout)
+    if sorted(minor_to_major) != list(range(shape.rank)):
+        raise InvalidArgument(
+            f"{what} must be a permutation of the {shape.rank} dimensions of "
+            f"{shape.to_mlir()}; got {list(minor_to_major)}"
+        )
+    return Shape.array(shape.element_type, shape.dims, minor_to_major, shape.dynamic)
+
+
+def _with_layouts(shapes: list[Shape], layouts: Any, what: str, of: str) -> list[Shape]:
+    """``shapes`` with one layout each from the list ``layouts`` (attribute ``what``)."""
+    if len(layouts) != len(shapes):
+        raise InvalidArgument(
+            f"{what} has {len(layouts)} entries; the custom_call has {len(shapes)} {of}"
+        )
+    return [
+        _with_layout(s, lay, f"{what}[{i}]")
+        for i, (s, lay) in enumerate(zip(shapes, layouts, strict=True))
+    ]
 
 
 @lowers("stablehlo.custom_call")
@@ -95,7 +115,7 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     layouts = op.attrs.get("operand_layouts")
     if layouts:
         attrs["operand_layout_constraints"] = tuple(
-            _with_layout(o.shape, lay) for o, lay in zip(operands, layouts, strict=True)
+            _with_layouts([o.shape for o in operands], layouts, "operand_layouts", "operands")
         )
     config = op.attrs.get("backend_config", "")
     backend_config = config if isinstance(config, str) else op.raw.get("backend_config", "")
@@ -109,9 +129,19 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
         backend_config = op.raw.get("mhlo.backend_config", "")
         attrs["api_version"] = A.CustomCallApiVersion.TYPED_FFI
     shapes = b.result_shapes(op)
+    # One tuple-typed result (XLA's HLO -> StableHLO conversion writes multi-result calls such
+    # as the LAPACK kernels this way) is the tuple-shaped HLO custom-call itself; its
+    # result_layouts then give the layouts of the tuple's elements.
+    packed = len(shapes) == 1 and shapes[0].is_tuple
     result_layouts = op.attrs.get("result_layouts")
     if result_layouts:
-        shapes = [_with_layout(s, lay) for s, lay in zip(shapes, result_layouts, strict=True)]
+        if packed:
+            elements = list(shapes[0].tuple_shapes)
+            shapes = [Shape.tuple_of(
+                _with_layouts(elements, result_layouts, "result_layouts", "tuple elements")
+            )]  # fmt: skip
+        else:
+            shapes = _with_layouts(shapes, result_layouts, "result_layouts", "results")
     frontend = op.attrs.get("mhlo.frontend_attributes")
     fe = {str(k): str(v) for k, v in frontend.items()} if isinstance(frontend, dict) else {}
     shape = shapes[0] if len(shapes) == 1 else Shape.tuple_of(shapes)
