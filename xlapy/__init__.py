@@ -18,6 +18,7 @@ from xlapy.errors import (
 )
 from xlapy.interpreter import EvalOptions, Evaluator, custom_call_target, run
 from xlapy.ir import HloComputation, HloInstruction, HloModule, Opcode
+from xlapy.jit import jit
 from xlapy.literal import TOKEN, Literal
 from xlapy.loader import load
 from xlapy.shape import Shape
@@ -46,6 +47,7 @@ __all__ = [
     "compile",
     "custom_call_target",
     "dtypes",
+    "jit",
     "load",
     "ops",
     "run",
