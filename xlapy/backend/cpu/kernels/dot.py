@@ -43,12 +43,13 @@ def _as_bmk(x: Array, batch: Sequence[int], free: Sequence[int], contract: Seque
     return x.transpose([*batch, *free, *contract]).reshape(b, m, k)
 
 
-def _integer_product(left: Array, right: Array, result_type: ElementType) -> Array:
-    """``left @ right`` for integer/pred operands, wrapped to ``result_type``.
+def integer_matmul(left: Array, right: Array) -> Array:
+    """``left @ right`` (``[..., m, k] @ [..., k, n]``) for integer/pred operands as int64
+    modulo 2**64.
 
     Exact by either route: dgemm when every partial sum is below 2**53 (checked on the
-    operands' actual ranges), else int64/uint64 matmul, which wraps modulo 2**64 and so agrees
-    with the result type's wrap-around.
+    operands' actual ranges), else int64 matmul, which wraps modulo 2**64 and so agrees with
+    any narrower result type's wrap-around.
     """
     k = left.shape[-1]
 
@@ -58,10 +59,12 @@ def _integer_product(left: Array, right: Array, result_type: ElementType) -> Arr
         return float(max(abs(int(x.max())), abs(int(x.min()))))
 
     if bound(left) * bound(right) * k < _F64_EXACT:
-        total = np.matmul(left.astype(np.float64), right.astype(np.float64)).astype(np.int64)
-    else:
-        wide = np.uint64 if result_type.is_unsigned else np.int64
-        total = np.matmul(left.astype(np.int64).astype(wide), right.astype(np.int64).astype(wide))
+        return np.matmul(left.astype(np.float64), right.astype(np.float64)).astype(np.int64)
+    return np.matmul(left.astype(np.int64), right.astype(np.int64))
+
+
+def integer_result(total: Array, result_type: ElementType) -> Array:
+    """An int64 total (modulo 2**64) wrapped to the integer result type (pred: nonzero)."""
     if result_type.is_pred:
         return np.asarray(total != 0)
     return wrap_integer(total.view(np.uint64), result_type)
@@ -101,7 +104,7 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             lhs, rhs = (np.asarray(v) for v in operands)
             left = _as_bmk(lhs, lb, lf, lc)
             right = _as_bmk(rhs, rb, rf, rc).transpose(0, 2, 1)
-            return _integer_product(left, right, result_type).reshape(out_dims)
+            return integer_result(integer_matmul(left, right), result_type).reshape(out_dims)
 
         how = "matmul, exact integers (f64 BLAS when it cannot round, else int64)"
         return Kernel(run=run, how=how, exact=True)

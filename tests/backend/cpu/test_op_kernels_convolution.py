@@ -1,0 +1,135 @@
+"""The compiled convolution kernel against the interpreter: random dim_labels, strides,
+padding (negative too), lhs/rhs dilation, window reversal and feature groups; integers bit
+for bit, floats within the summation-order tolerance."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+from op_kernels_util import assert_close, assert_same, build, random_array, run_both, shape_text
+
+from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.interpreter.evals.convolution import conv_output_size
+from xlapy.ir.attrs import WindowDimension
+from xlapy.text.hlo_parser import parse_hlo
+
+
+def random_conv(rng, lhs_dtype, rhs_dtype, out_type, spatial):
+    """Operands, HLO text and expected result dims of a random valid convolution."""
+    fg = int(rng.choice([1, 1, 2, 3]))
+    batch = int(rng.integers(1, 4))
+    group_in = int(rng.integers(1, 4))
+    group_out = int(rng.integers(1, 4))
+    sizes = [int(rng.integers(1, 7)) for _ in range(spatial)]
+    kernel = [int(rng.integers(1, 4)) for _ in range(spatial)]
+    window = []
+    for n, k in zip(sizes, kernel, strict=True):
+        while True:
+            d = WindowDimension(
+                size=k,
+                stride=int(rng.integers(1, 3)),
+                padding_low=int(rng.integers(-1, 3)),
+                padding_high=int(rng.integers(-1, 3)),
+                window_dilation=int(rng.choice([1, 1, 2])),
+                base_dilation=int(rng.choice([1, 1, 2])),
+                window_reversal=bool(rng.integers(0, 2)),
+            )
+            if conv_output_size(n, d) > 0:
+                break
+        window.append(d)
+    out_sizes = [conv_output_size(n, d) for n, d in zip(sizes, window, strict=True)]
+    digits = [str(i) for i in range(spatial)]
+    lhs_labels = list(rng.permutation(["b", "f", *digits]))
+    rhs_labels = list(rng.permutation(["i", "o", *digits]))
+    out_labels = list(rng.permutation(["b", "f", *digits]))
+    size_of = {"b": batch, "f": group_in * fg}
+    size_of.update({str(i): n for i, n in enumerate(sizes)})
+    lhs_dims = [size_of[c] for c in lhs_labels]
+    rsize = {"i": group_in, "o": group_out * fg}
+    rsize.update({str(i): k for i, k in enumerate(kernel)})
+    rhs_dims = [rsize[c] for c in rhs_labels]
+    osize = {"b": batch, "f": group_out * fg}
+    osize.update({str(i): n for i, n in enumerate(out_sizes)})
+    out_dims = [osize[c] for c in out_labels]
+    lhs = random_array(rng, lhs_dtype, lhs_dims)
+    rhs = random_array(rng, rhs_dtype, rhs_dims)
+    if np.dtype(lhs_dtype).kind in "iu" and np.dtype(lhs_dtype).itemsize > 1:
+        lhs = (lhs % 100).astype(lhs_dtype)
+
+    def join(f):
+        return "x".join(str(f(d)) for d in window)
+
+    wtext = (
+        f"size={join(lambda d: d.size)} stride={join(lambda d: d.stride)} "
+        f"pad={'x'.join(f'{d.padding_low}_{d.padding_high}' for d in window)} "
+        f"lhs_dilate={join(lambda d: d.base_dilation)} "
+        f"rhs_dilate={join(lambda d: d.window_dilation)} "
+        f"rhs_reversal={join(lambda d: int(d.window_reversal))}"
+    )
+    labels = f"{''.join(lhs_labels)}_{''.join(rhs_labels)}->{''.join(out_labels)}"
+    text = f"""HloModule m
+ENTRY e {{
+  a = {shape_text(lhs)} parameter(0)
+  b = {shape_text(rhs)} parameter(1)
+  ROOT c = {out_type}[{",".join(map(str, out_dims))}] convolution(a, b), window={{{wtext}}}, dim_labels={labels}, feature_group_count={fg}
+}}"""
+    return lhs, rhs, text
+
+
+CASES = [
+    (np.float32, np.float32, "f32", 1e-5),
+    (np.float64, np.float64, "f64", 1e-12),
+    (ml_dtypes.bfloat16, ml_dtypes.bfloat16, "bf16", 1e-2),
+    (ml_dtypes.bfloat16, ml_dtypes.bfloat16, "f32", 1e-5),
+    (np.complex64, np.complex64, "c64", 1e-5),
+    (np.int8, np.int8, "s32", None),
+    (np.int32, np.int32, "s32", None),
+    (np.int16, np.int16, "s16", None),
+    (np.uint8, np.uint8, "u8", None),
+]
+
+
+@pytest.mark.parametrize(("lt", "rt", "out", "rtol"), CASES)
+@pytest.mark.parametrize("spatial", [1, 2, 3])
+def test_convolution_random(lt, rt, out, rtol, spatial):
+    rng = np.random.default_rng(abs(hash((np.dtype(lt).name, out, spatial))) % 2**32)
+    for _ in range(12 if spatial < 3 else 4):
+        lhs, rhs, text = random_conv(rng, lt, rt, out, spatial)
+        got, want, kernel = run_both(text, lhs, rhs)
+        if rtol is None:
+            assert kernel.exact
+            assert_same(got, want)
+        else:
+            assert_close(got, want, rtol=rtol * max(1, lhs.size // 50))
+
+
+def test_convolution_nhwc_same_like_jax():
+    rng = np.random.default_rng(1)
+    x = random_array(rng, np.float32, (2, 9, 7, 5))
+    k = random_array(rng, np.float32, (3, 3, 5, 4))
+    text = """HloModule m
+ENTRY e {
+  x = f32[2,9,7,5] parameter(0)
+  k = f32[3,3,5,4] parameter(1)
+  ROOT c = f32[2,9,7,4] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+}"""
+    got, want, kernel = run_both(text, x, k)
+    assert "im2col" in kernel.how
+    assert_close(got, want, rtol=1e-5)
+    # against a direct float64 loop
+    xp = np.pad(x.astype(np.float64), [(0, 0), (1, 1), (1, 1), (0, 0)])
+    ref = np.zeros((2, 9, 7, 4))
+    for i in range(3):
+        for j in range(3):
+            ref += xp[:, i : i + 9, j : j + 7, :] @ k[i, j].astype(np.float64)
+    assert_close(got, ref.astype(np.float32), rtol=1e-5)
+
+
+def test_convolution_batch_groups_have_no_kernel():
+    text = """HloModule m
+ENTRY e {
+  x = f32[4,5,2] parameter(0)
+  k = f32[3,2,2] parameter(1)
+  ROOT c = f32[2,3,2] convolution(x, k), window={size=3}, dim_labels=b0f_0io->b0f, batch_group_count=2
+}"""
+    with pytest.raises(NoKernel, match="batch_group_count"):
+        build(parse_hlo(text).entry.root)
