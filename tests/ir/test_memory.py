@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pytest
 
 import xlapy
@@ -63,3 +66,24 @@ def test_each_device_holds_its_own_values() -> None:
     check_memory(module, 16000)
     with pytest.raises(InvalidArgument, match=r"\(8 devices x 15\.6 KiB\)"):
         check_memory(module, 16000, devices=8)
+
+
+def test_run_refuses_before_allocating_and_the_cli_says_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from xlapy.cli import main
+
+    module = xlapy.load(HUGE)
+    for platform in ("interpreter", "cpu"):
+        with pytest.raises(InvalidArgument, match=r"needs 745\.1 GiB"):
+            xlapy.run(module, np.float32(1), platform=platform)
+    with pytest.raises(InvalidArgument, match="max_memory must be a positive number of bytes"):
+        xlapy.run(xlapy.load(CHAIN), np.ones(1000, np.float32), max_memory=-1)
+    program = tmp_path / "chain.hlo"
+    program.write_text(CHAIN)
+    inputs = tmp_path / "in.npz"
+    np.savez(inputs, arg0=np.ones(1000, np.float32))
+    argv = ["run", str(program), "--inputs", str(inputs), "--platform", "interpreter"]
+    assert main([*argv, "--max-memory", "8K"]) == 2
+    assert "above the memory budget of 8.0 KiB (--max-memory" in capsys.readouterr().err
+    assert main([*argv, "--max-memory", "1M"]) == 0

@@ -73,6 +73,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_TIMEOUT,
         help="seconds a device waits at a collective before failing",
     )
+    parser.add_argument(
+        "--max-memory",
+        type=_bytes,
+        help="refuse a program whose live values need more than this (bytes, or 512M, 8G...); "
+        "default: 80%% of the available memory",
+    )
+
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _bytes(text: str) -> int:
+    """``--max-memory`` values: a positive number of bytes with an optional K/M/G/T suffix."""
+    number, unit = text.strip().upper().rstrip("IB") or "0", ""
+    if number and number[-1] in _UNITS:
+        number, unit = number[:-1], number[-1]
+    try:
+        value = int(float(number) * _UNITS[unit])
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected bytes such as 1000000, 512M or 8G; got {text!r}"
+        ) from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive; got {text!r}")
+    return value
 
 
 def _numbered(path: str, prefix: str, what: str) -> list[np.ndarray]:
@@ -143,6 +168,7 @@ def main(args: argparse.Namespace) -> int:
             infeed=infeed,
             outfeed=outfeed,
             timeout=args.timeout,
+            max_memory=args.max_memory,
         )
 
     results = run_on(args.platform, outfeed)

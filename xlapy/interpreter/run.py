@@ -14,6 +14,7 @@ import numpy as np
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
+from xlapy.ir.memory import check_memory
 from xlapy.ir.module import HloModule
 from xlapy.literal import TOKEN, Token, Value
 from xlapy.shape import Shape
@@ -161,6 +162,7 @@ def run(
     infeed: Sequence[Value] = (),
     outfeed: list[Value] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
+    max_memory: int | None = None,
 ) -> list[Any]:
     """Evaluates the entry computation of ``module`` on ``args``.
 
@@ -180,6 +182,9 @@ def run(
         outfeed: a list the program's outfeed instructions append to.
         timeout: seconds a device waits at a collective before failing with an error that
             names the devices that never arrived.
+        max_memory: bytes the program's largest set of live values (from its static shapes,
+            times the devices) may take; a program above it is refused before anything is
+            allocated. Default: 80% of the memory available (``xlapy.ir.memory``).
 
     Returns:
         On one device, the flat list of results (tuples flattened in order); on several, one
@@ -202,8 +207,13 @@ def run(
         infeed=infeed,
         outfeed=outfeed,
         timeout=timeout,
+        max_memory=max_memory,
     )
     return finish_call(call, runner(module, call, flush_denormals), outfeed)
+
+
+MAX_DEVICES = 1 << 16
+"""The most devices one process runs (each is a thread)."""
 
 
 def prepare_call(
@@ -215,6 +225,7 @@ def prepare_call(
     infeed: Sequence[Value],
     outfeed: list[Value] | None,
     timeout: float,
+    max_memory: int | None = None,
 ) -> PreparedCall:
     """Checks the options and arguments of a call of ``module``'s entry (see ``run``) and
     converts the arguments; raises InvalidArgument naming what is wrong."""
@@ -226,6 +237,18 @@ def prepare_call(
         raise InvalidArgument(f"run: infeed must be a list of values; got {_describe(infeed)}")
     if outfeed is not None and not isinstance(outfeed, list):
         raise InvalidArgument(f"run: outfeed must be a list (or None); got {_describe(outfeed)}")
+    if num_replicas * num_partitions > MAX_DEVICES:
+        raise InvalidArgument(
+            f"run: {num_replicas} replicas x {num_partitions} partitions is more than the "
+            f"{MAX_DEVICES} devices xlapy runs in one process"
+        )
+    if max_memory is not None and (
+        isinstance(max_memory, bool) or not isinstance(max_memory, int) or max_memory <= 0
+    ):
+        raise InvalidArgument(
+            f"run: max_memory must be a positive number of bytes; got {max_memory!r}"
+        )
+    check_memory(module, max_memory, devices=num_replicas * num_partitions)
     runtime = Runtime(num_replicas, num_partitions, timeout)
     runtime.infeed.extend(infeed)
     entry = module.entry

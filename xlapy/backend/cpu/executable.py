@@ -58,6 +58,7 @@ class Executable:
         infeed: Sequence[Value] = (),
         outfeed: list[Value] | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        max_memory: int | None = None,
     ) -> list[Any]:
         """Runs the entry computation on ``args``; see ``xlapy.run`` for the conventions."""
         call = prepare_call(
@@ -68,6 +69,7 @@ class Executable:
             infeed=infeed,
             outfeed=outfeed,
             timeout=timeout,
+            max_memory=max_memory,
         )
         return finish_call(call, self.execute(call), outfeed)
 
