@@ -359,30 +359,115 @@ class IotaReplicaGroupList:
 
 
 @dataclass(frozen=True, slots=True)
+class MeshAxisRef:
+    """One axis of a mesh-form replica group: mesh axis ``axis`` (an index), or its sub-axis
+    ``'name':(pre_size)size`` (the ``size`` devices at stride ``pre_size`` along it)."""
+
+    axis: int
+    pre_size: int = 0
+    size: int = 0
+
+    @property
+    def is_sub_axis(self) -> bool:
+        return self.size > 0
+
+
+@dataclass(frozen=True, slots=True)
+class MeshAxesReplicaGroupList:
+    """Replica groups in XLA's mesh-axes form: ``mesh['a'=4,'b'=1,'c'=2] {'a'}``, optionally
+    ``mesh[...], device_ids=(...) {...}`` and sub-axes ``{'a':(1)2}``.
+
+    Devices are laid out row-major on the mesh (``device_ids`` gives them in that order when
+    present, else device ``i`` is at flat position ``i``); each group holds the devices that
+    differ only along the named ``axes``, one group per combination of the other mesh
+    positions (XLA's ``MeshAxesReplicaGroupList::flattened_replica_groups``).
+
+    Attributes:
+        names, sizes: the mesh axes in order.
+        axes: the grouped axes, as written.
+        device_ids: flat device ids in mesh order; () for 0..N-1.
+        device_ids_text: ``device_ids`` as written (printed back verbatim; iota forms stay).
+    """
+
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+    axes: tuple[MeshAxisRef, ...]
+    device_ids: tuple[int, ...] = ()
+    device_ids_text: str = ""
+
+    def expand(self) -> tuple[tuple[int, ...], ...]:
+        """The explicit groups: the mesh is reshaped so that every sub-axis is a dimension of
+        its own, the grouped dimensions (in mesh order; within one mesh axis, as written)
+        are moved last, and the flat result is cut into groups."""
+        total = int(np.prod(self.sizes))
+        ids = np.asarray(self.device_ids or range(total), np.int64)
+        split: list[int] = []
+        grouped: list[int] = []
+        for d, full in enumerate(self.sizes):
+            refs = [r for r in self.axes if r.axis == d]
+            if not refs:
+                split.append(full)
+                continue
+            if not refs[0].is_sub_axis:
+                grouped.append(len(split))
+                split.append(full)
+                continue
+            position: dict[MeshAxisRef, int] = {}
+            covered = 1
+            for ref in sorted(refs, key=lambda r: r.pre_size):
+                if ref.pre_size != covered:
+                    split.append(ref.pre_size // covered)
+                    covered = ref.pre_size
+                position[ref] = len(split)
+                split.append(ref.size)
+                covered *= ref.size
+            if covered != full:
+                split.append(full // covered)
+            grouped.extend(position[ref] for ref in refs)
+        others = [i for i in range(len(split)) if i not in grouped]
+        size = int(np.prod([split[i] for i in grouped]))
+        groups = ids.reshape(split).transpose([*others, *grouped]).reshape(-1, size)
+        return tuple(tuple(int(x) for x in g) for g in groups)
+
+    def __str__(self) -> str:
+        mesh = ",".join(f"'{n}'={s}" for n, s in zip(self.names, self.sizes, strict=True))
+        devices = f", device_ids=({self.device_ids_text})" if self.device_ids_text else ""
+        refs = ",".join(
+            f"'{self.names[r.axis]}'" + (f":({r.pre_size}){r.size}" if r.is_sub_axis else "")
+            for r in self.axes
+        )
+        return f"mesh[{mesh}]{devices} {{{refs}}}"
+
+
+@dataclass(frozen=True, slots=True)
 class ReplicaGroups:
-    """``replica_groups=``: explicit ``{{0,1},{2,3}}``, iota ``[2,2]<=[4]`` or mesh-axes text.
+    """``replica_groups=``: explicit ``{{0,1},{2,3}}``, iota ``[2,2]<=[4]`` or mesh axes
+    ``mesh['a'=2,'b'=2] {'a'}``.
 
     ``groups()`` gives the explicit list in every form (empty = all devices in one group).
     """
 
     explicit: tuple[tuple[int, ...], ...] = ()
     iota: IotaReplicaGroupList | None = None
-    mesh_text: str | None = None
+    mesh: MeshAxesReplicaGroupList | None = None
+
+    @property
+    def mesh_text(self) -> str | None:
+        """The mesh-axes form as HLO prints it; None for the other forms."""
+        return None if self.mesh is None else str(self.mesh)
 
     def groups(self) -> tuple[tuple[int, ...], ...]:
         if self.iota is not None:
             return self.iota.expand()
-        if self.mesh_text is not None:
-            raise InvalidArgument(
-                f"replica_groups in mesh-axes form cannot be expanded; got {self.mesh_text}"
-            )
+        if self.mesh is not None:
+            return self.mesh.expand()
         return self.explicit
 
     def __str__(self) -> str:
         if self.iota is not None:
             return str(self.iota)
-        if self.mesh_text is not None:
-            return self.mesh_text
+        if self.mesh is not None:
+            return str(self.mesh)
         return "{" + ",".join("{" + ",".join(map(str, g)) + "}" for g in self.explicit) + "}"
 
 

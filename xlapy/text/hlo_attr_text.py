@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import abc
 import enum
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from xlapy.ir.opdefs import AttrKind, AttrSpec
 from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.hlo_lexer import Cursor, Tok, c_escape
+from xlapy.text.hlo_mesh_groups import parse_mesh_groups
 from xlapy.text.literal_text import format_literal, parse_literal_at
 
 if TYPE_CHECKING:
@@ -248,14 +248,8 @@ def parse_replica_groups(p: Cursor) -> A.ReplicaGroups:
     if tok.is_punct("["):
         return A.ReplicaGroups(iota=parse_iota_list(p, two_dims=True))
     if tok.is_ident("mesh"):
-        start = p.lexer.skip_space(p.pos)
-        m = re.compile(r"mesh\s*\[[^\]]*\](?:\s*,\s*device_ids=\([^)]*\))?\s*\{[^}]*\}").match(
-            p.text, start
-        )
-        if not m:
-            raise p.expected("mesh[...] {axes} replica groups", tok)
-        p.pos = m.end()
-        return A.ReplicaGroups(mesh_text=m.group())
+        mesh, p.pos = parse_mesh_groups(p.text, p.lexer.skip_space(p.pos), p.error)
+        return A.ReplicaGroups(mesh=mesh)
     raise p.expected("replica groups ({{...}}, [G,S]<=[N] or mesh[...])", tok)
 
 
