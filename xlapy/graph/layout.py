@@ -103,8 +103,9 @@ def _block_size(lines: list[tuple[str, float, bool]]) -> tuple[float, float]:
 class _Level:
     """The layered drawing of one cluster's items: centre x, top y and layer bottom of each
     item, and the dummy points ``(x, layer top, layer bottom)`` of each long item pair.
-    Items align at the top of their layer; edges leave from the bottom of the layer, so
-    that every bend happens in the gaps between layers, never beside a tall item."""
+    Items align at the top of their layer (sources, which no edge enters, at the bottom);
+    edges leave from the bottom of the layer, so that every bend happens in the gaps
+    between layers, never beside a tall item."""
 
     width: float
     height: float
@@ -155,7 +156,8 @@ def _layered(
     layer = _layers(items, preds, succs, pinned)
     order = _order(items, layer, preds, succs, forward)
     x = _x_positions(order, size, preds, succs)
-    return _finish(order, layer, size, x, forward)
+    sources = {item for item in items if not preds[item]}
+    return _finish(order, layer, size, x, forward, sources)
 
 
 def _layers(
@@ -328,6 +330,7 @@ def _finish(
     size: dict[str, tuple[float, float]],
     x: dict[str, float],
     pairs: set[tuple[str, str]],
+    sources: set[str],
 ) -> _Level:
     left = min((x[i] - (0 if _is_dummy(i) else size[i][0] / 2) for lv in order for i in lv),
                default=0.0)  # fmt: skip
@@ -340,7 +343,10 @@ def _finish(
         top += height + RANK_GAP
     xs = {item: value - left for item, value in x.items()}
     real = [item for level in order for item in level if not _is_dummy(item)]
-    ys = {item: tops[layer[item]] for item in real}
+    ys = {
+        item: tops[layer[item]] + (heights[layer[item]] - size[item][1] if item in sources else 0)
+        for item in real
+    }
     bottoms = {item: tops[layer[item]] + heights[layer[item]] for item in real}
     chains: dict[tuple[str, str], list[tuple[float, float, float]]] = {}
     for a, b in pairs:
