@@ -43,17 +43,18 @@ from xlapy.interpreter.evaluator import EVALUATORS, Evaluator, evaluates_quantiz
 from xlapy.ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import Attrs
 from xlapy.literal import Array, Value
 from xlapy.shape import Shape
 
 # ---- floating point in the reference interpreter's order ------------------------------------
 
 
-def sequential_dot(lhs: Array, rhs: Array, attrs: object, dtype: np.dtype) -> Array:
+def sequential_dot(lhs: Array, rhs: Array, attrs: Attrs, dtype: np.dtype) -> Array:
     """dot_general of float operands in ``dtype``: ``sum_k lhs * rhs`` one step at a time over
     the contracting index (lexicographic in ``lhs_contracting_dims`` order)."""
-    lb, lc = tuple(attrs.lhs_batch_dims), tuple(attrs.lhs_contracting_dims)  # type: ignore[attr-defined]
-    rb, rc = tuple(attrs.rhs_batch_dims), tuple(attrs.rhs_contracting_dims)  # type: ignore[attr-defined]
+    lb, lc = tuple(attrs.lhs_batch_dims), tuple(attrs.lhs_contracting_dims)
+    rb, rc = tuple(attrs.rhs_batch_dims), tuple(attrs.rhs_contracting_dims)
     lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
     rf = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
     batch = [lhs.shape[d] for d in lb]
@@ -185,7 +186,7 @@ def finish(
 
 def _storage_instruction(
     instr: HloInstruction, opcode: Opcode, operands: list[Array], types: list[QuantizedType],
-    attrs: object,
+    attrs: Attrs,
 ) -> HloInstruction:  # fmt: skip
     """``instr`` over storage integers with an i32 result (the integer kernel)."""
     params = [
@@ -195,14 +196,14 @@ def _storage_instruction(
         for i, (v, t) in enumerate(zip(operands, types, strict=True))
     ]
     result = Shape.array(dtypes.S32, instr.shape.dims)
-    return HloInstruction(opcode, result, params, attrs, name=instr.name)  # type: ignore[arg-type]
+    return HloInstruction(opcode, result, params, attrs, name=instr.name)
 
 
-def _dot_offset(lhs: Array, rhs: Array, attrs: object, lhs_zp: int, rhs_zp: int) -> Array | None:
+def _dot_offset(lhs: Array, rhs: Array, attrs: Attrs, lhs_zp: int, rhs_zp: int) -> Array | None:
     """The zero-point offset of an integer dot_general, broadcastable to the result
     ``[batch..., lhs free..., rhs free...]``; None when both zero points are 0."""
-    lb, lc = list(attrs.lhs_batch_dims), list(attrs.lhs_contracting_dims)  # type: ignore[attr-defined]
-    rb, rc = list(attrs.rhs_batch_dims), list(attrs.rhs_contracting_dims)  # type: ignore[attr-defined]
+    lb, lc = list(attrs.lhs_batch_dims), list(attrs.lhs_contracting_dims)
+    rb, rc = list(attrs.rhs_batch_dims), list(attrs.rhs_contracting_dims)
     lf = [d for d in range(lhs.ndim) if d not in lb and d not in lc]
     rf = [d for d in range(rhs.ndim) if d not in rb and d not in rc]
     offset: Array | None = None
