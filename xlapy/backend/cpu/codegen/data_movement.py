@@ -2,7 +2,7 @@
 transpose, slice, reverse, dynamic-slice (operand element at the op's indexing map, no
 statement of their own), concatenate, pad and dynamic-update-slice (a branch per region of
 the maps' domains), iota, constants (scalars inline, arrays as kernel arguments),
-get-tuple-element and tuple.
+get-tuple-element, and fusions and calls nested in generated code (generated inline).
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr
 from xlapy.indexing.indexing_map import IndexingMap
 from xlapy.indexing.interval import Interval
+from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 
@@ -75,15 +76,64 @@ def constant(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
 
 @generates(Opcode.GET_TUPLE_ELEMENT)
 def get_tuple_element(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
-    """Element ``index`` of a tuple-producing operand (a tuple or a variadic reduce)."""
-    operand = instr.operands[0]
-    position = instr.attrs.index
-    if operand.opcode is Opcode.TUPLE:
-        return em.scalar(operand.operands[position], index)
-    value = em.element(operand, index)
+    """Element ``index`` of result ``instr.attrs.index`` of the tuple-shaped operand."""
+    return tuple_element(em, instr.operands[0], instr.attrs.index, index)
+
+
+def tuple_element(em: KernelEmitter, source: HloInstruction, position: int, index: Index) -> Val:
+    """Element ``index`` of result ``position`` of tuple-shaped ``source``: a tuple's
+    operand, a called computation's root element, a bound tuple (a loop state), or one
+    result of a variadic reduce."""
+    while id(source) in em.aliases:  # a parameter of an inlined computation
+        source = em.aliases[id(source)]
+    if source.opcode is Opcode.TUPLE:
+        return em.scalar(source.operands[position], index)
+    readers = em.tuple_bindings.get(id(source))
+    if readers is not None:
+        return readers[position](index)
+    if source.opcode in (Opcode.FUSION, Opcode.CALL):
+        return inline_call(em, source, index, position)
+    value = em.element(source, index)
     if not isinstance(value, tuple):
-        raise NoKernel(f"get-tuple-element {instr.name}: operand is not a tuple")
+        raise NoKernel(f"{source.opcode.value} {source.name}: not a tuple")
     return value[position]
+
+
+@generates(Opcode.FUSION, Opcode.CALL)
+def called(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
+    """A fusion or call inside generated code: its computation generated inline, its
+    parameters reading the instruction's operands."""
+    return inline_call(em, instr, index, None)
+
+
+def inline_call(
+    em: KernelEmitter, instr: HloInstruction, index: Index, position: int | None
+) -> Val:
+    """The root element (result ``position`` of a tuple root) of the computation ``instr``
+    calls, at ``index``."""
+    comp: HloComputation | None = (
+        instr.attrs.calls if instr.opcode is Opcode.FUSION else instr.attrs.to_apply
+    )
+    if comp is None:
+        raise NoKernel(f"{instr.opcode.value} {instr.name}: no computation")
+    params = comp.parameters
+    for param in params:
+        operand = instr.operands[param.parameter_number]
+        em.aliases[id(param)] = operand
+        em.bindings[id(param)] = _reader(em, operand)
+    try:
+        with em.scope(comp.instructions):
+            if position is None:
+                return em.scalar(comp.root, index)
+            return tuple_element(em, comp.root, position, index)
+    finally:
+        for param in params:
+            del em.aliases[id(param)]
+            del em.bindings[id(param)]
+
+
+def _reader(em: KernelEmitter, operand: HloInstruction) -> Callable[[Index], Val | tuple[Val, ...]]:
+    return lambda index: em.element(operand, index)
 
 
 def domain_condition(

@@ -38,8 +38,6 @@ _LIBM = {
     Opcode.ACOSH: "acosh",
     Opcode.ASINH: "asinh",
     Opcode.ATANH: "atanh",
-    Opcode.COSH: "cosh",
-    Opcode.SINH: "sinh",
     Opcode.ERF: "erf",
 }
 # Inline float32 forms (fast_math) and the f64 function used for float64.
@@ -133,6 +131,8 @@ def _float_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> s
         if "." not in wide:
             wide = em.helper("fast_math", wide)
         return f"{wide}({a})"
+    if opcode in (Opcode.COSH, Opcode.SINH):  # CHLO's decomposition, as the interpreter
+        return f"{em.helper('fast_math', f'{opcode.value}_f{t.bits}')}({a})"
     if opcode in _LIBM:
         return f"math.{_LIBM[opcode]}(np.float64({a}))"
     return None
@@ -312,7 +312,7 @@ UNARY = (
     Opcode.ABS, Opcode.NEGATE, Opcode.SIGN, Opcode.CEIL, Opcode.FLOOR, Opcode.ROUND_NEAREST_AFZ,
     Opcode.ROUND_NEAREST_EVEN, Opcode.SQRT, Opcode.RSQRT, Opcode.CBRT, Opcode.EXP, Opcode.LOG,
     Opcode.TANH, Opcode.LOGISTIC, Opcode.IS_FINITE, Opcode.COPY, Opcode.REAL, Opcode.IMAG,
-    Opcode.NOT, Opcode.CLZ, Opcode.POPCNT, *_LIBM,
+    Opcode.NOT, Opcode.CLZ, Opcode.POPCNT, Opcode.COSH, Opcode.SINH, *_LIBM,
 )  # fmt: skip
 BINARY = (
     Opcode.ADD, Opcode.SUBTRACT, Opcode.MULTIPLY, Opcode.DIVIDE, Opcode.REMAINDER,

@@ -1,6 +1,7 @@
 """Inline float32 transcendentals for generated kernels (exp, log, tanh, logistic), written
 in plain arithmetic so that LLVM vectorizes the loops that call them, as XLA:CPU's elemental
-emitter and Eigen's ``pexp``/``ptanh`` do; and the reassociating add of float sum reductions.
+emitter and Eigen's ``pexp``/``ptanh`` do; cosh and sinh as CHLO's decomposition (the
+interpreter's rule); and the reassociating add of float sum reductions.
 
 Scheme (the classic one; coefficients are our own relative-error minimax fits, rounded to
 f32, on the reduced intervals below):
@@ -157,3 +158,42 @@ def add_reassoc(a: float, b: float) -> float:
     their loops vectorize (as XLA's vectorized reductions reassociate). Used on the
     accumulation only, never on the values being summed."""
     return a + b
+
+
+_LOG_HALF_F32 = _F32(-0.6931471805599453)
+_LOG_HALF_F64 = -0.6931471805599453
+
+
+@numba.njit(cache=True, error_model="numpy")
+def cosh_f32(x: float) -> float:
+    """cosh as XLA runs CHLO's decomposition (the interpreter's rule), each step in f32:
+    ``exp(x + log(1/2)) + exp(log(1/2) - x)``, the exponentials rounded once from f64."""
+    a = _F32(np.exp(np.float64(x + _LOG_HALF_F32)))
+    return a + _F32(np.exp(np.float64(_LOG_HALF_F32 - x)))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def sinh_f32(x: float) -> float:
+    """sinh as CHLO's decomposition, each step in f32: ``exp(x + log(1/2)) -
+    exp(log(1/2) - x)``, or ``0.5 * (e + e / (e + 1))`` with ``e = expm1(x)`` for
+    ``|x| < 1``."""
+    if abs(x) < _F32(1.0):
+        e = _F32(np.expm1(np.float64(x)))
+        return _F32(0.5) * (e + e / (e + _F32(1.0)))
+    a = _F32(np.exp(np.float64(x + _LOG_HALF_F32)))
+    return a - _F32(np.exp(np.float64(_LOG_HALF_F32 - x)))
+
+
+@numba.njit(cache=True, error_model="numpy")
+def cosh_f64(x: float) -> float:
+    """``cosh_f32``'s decomposition in f64."""
+    return np.exp(x + _LOG_HALF_F64) + np.exp(_LOG_HALF_F64 - x)
+
+
+@numba.njit(cache=True, error_model="numpy")
+def sinh_f64(x: float) -> float:
+    """``sinh_f32``'s decomposition in f64."""
+    if abs(x) < 1.0:
+        e = np.expm1(x)
+        return 0.5 * (e + e / (e + 1.0))
+    return np.exp(x + _LOG_HALF_F64) - np.exp(_LOG_HALF_F64 - x)

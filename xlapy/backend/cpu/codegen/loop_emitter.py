@@ -168,7 +168,9 @@ class KernelEmitter:
         self.symbols: list[IndexSymbol] = []
         self.args: list[KernelArg] = []
         self.helpers: set[tuple[str, str]] = set()  # (module, name) imported by the source
-        self.bindings: dict[int, Callable[[Index], Val]] = {}
+        self.bindings: dict[int, Callable[[Index], Val | tuple[Val, ...]]] = {}
+        self.tuple_bindings: dict[int, Sequence[Callable[[Index], Val]]] = {}
+        self.aliases: dict[int, HloInstruction] = {}
         self.cache: dict[tuple[int, int, Index], tuple[Val, ...] | Val] = {}
         self.scopes: dict[int, int] = {}
         self.parallel = False
@@ -177,6 +179,8 @@ class KernelEmitter:
         self._names: set[str] = set(_RESERVED) | {self.name}
         self._maps: dict[int, list[list[OperandIndexing]]] = {}
         self._scope_counter = 0
+        self._expressions: dict[tuple[str, ElementType], Val] = {}
+        self._runtime_symbols: dict[str, AffineExpr] = {}
 
     # ---- names, helpers, arguments ------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -327,11 +331,21 @@ class KernelEmitter:
         vals: Sequence[Val] = (),
         index: Sequence[AffineExpr] = (),
     ) -> Val:
-        """``<name> = <expr>`` in the home frame of its inputs; returns the new value."""
+        """``<name> = <expr>`` in the home frame of its inputs; returns the new value. An
+        expression without array accesses that is already computed on the current path is
+        reused (value numbering: two ops computing the same thing share one variable)."""
         frame = self.home(vals, index)
+        pure = "[" not in expr
+        if pure:
+            known = self._expressions.get((expr, t))
+            if known is not None and self.on_path(known.frame):
+                return known
         name = self.fresh(hint)
         frame.items.append(f"{name} = {expr}")
-        return Val(name, t, frame)
+        value = Val(name, t, frame)
+        if pure:
+            self._expressions[(expr, t)] = value
+        return value
 
     def emit_in(self, frame: Frame, statement: str) -> None:
         frame.items.append(statement)
@@ -476,7 +490,12 @@ class KernelEmitter:
             value.type,
             [value],
         )
-        return self.new_symbol(clamped.text, bounds, clamped.frame)
+        known = self._runtime_symbols.get(clamped.text)
+        if known is not None and self.on_path(clamped.frame):
+            return known  # the same clamped offset as another op's: the same symbol
+        symbol_expr = self.new_symbol(clamped.text, bounds, clamped.frame)
+        self._runtime_symbols[clamped.text] = symbol_expr
+        return symbol_expr
 
     def operand(self, instr: HloInstruction, k: int, index: Index) -> Val:
         """The element of operand ``k`` that output ``index`` reads."""
@@ -545,17 +564,30 @@ def _render(expr: AffineExpr, names: Sequence[str], parens: bool) -> str:
         raise AssertionError("index expressions are over symbols only")
     assert expr.lhs is not None
     assert expr.rhs is not None
-    lhs = _render(expr.lhs, names, True)
-    rhs = _render(expr.rhs, names, True)
     if kind is ExprKind.ADD:
-        if expr.rhs.is_constant and expr.rhs.value < 0:
-            text = f"{_render(expr.lhs, names, False)} - {-expr.rhs.value}"
-        else:
-            text = f"{_render(expr.lhs, names, False)} + {_render(expr.rhs, names, False)}"
+        text = _render_sum(expr.summands(), names)
     elif kind is ExprKind.MUL:
-        text = f"{lhs} * {rhs}"
+        text = f"{_render(expr.lhs, names, True)} * {_render(expr.rhs, names, True)}"
     elif kind is ExprKind.FLOORDIV:
-        text = f"{lhs} // {rhs}"
+        text = f"{_render(expr.lhs, names, True)} // {_render(expr.rhs, names, True)}"
     else:
-        text = f"{lhs} % {rhs}"
+        text = f"{_render(expr.lhs, names, True)} % {_render(expr.rhs, names, True)}"
     return f"({text})" if parens else text
+
+
+def _render_sum(terms: Sequence[AffineExpr], names: Sequence[str]) -> str:
+    """``a + b - c * 2 - 3``: added terms first, then the subtracted ones."""
+    added: list[str] = []
+    subtracted: list[str] = []
+    for term in terms:
+        factor = term.constant_rhs(ExprKind.MUL)
+        if term.is_constant and term.value < 0:
+            subtracted.append(str(-term.value))
+        elif factor is not None and factor < 0:
+            assert term.lhs is not None
+            base = _render(term.lhs, names, True)
+            subtracted.append(base if factor == -1 else f"{base} * {-factor}")
+        else:
+            added.append(_render(term, names, False))
+    text = " + ".join(added) if added else f"-{subtracted.pop(0)}"
+    return text + "".join(f" - {t}" for t in subtracted)

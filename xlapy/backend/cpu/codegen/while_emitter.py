@@ -1,0 +1,227 @@
+"""While loops compiled whole: one numba function runs every iteration of a ``while`` whose
+condition and body consist of ops with element generators (scalars and small arrays,
+tuples, get-tuple-element, elementwise ops, compares, constants, data movement, fusions and
+calls, reductions), so an iteration costs nanoseconds instead of a dispatch of compiled
+plans.
+
+The loop state lives in the kernel: scalar elements in local variables, array elements in
+the output arrays. Each iteration evaluates the condition, then every new state element
+(arrays into temporaries), then commits them all at once, as the body's tuple result
+replaces the whole state::
+
+    state0 = in0[0]
+    state1 = in1[0]
+    while True:
+        lt_0 = np.bool_(state0 < np.int32(10000))
+        if not lt_0:
+            break
+        ...
+        state0, state1 = (np.int32(add_1), np.float32(add_0))
+    out0[0] = state0
+    out1[0] = state1
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+
+import numpy as np
+from numba.core.errors import NumbaError
+
+from xlapy.backend.cpu.codegen import data_movement, numba_types
+from xlapy.backend.cpu.codegen.fusion_emitter import module_source
+from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelEmitter, Output, Val
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.source_cache import load_source
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+from xlapy.shape import Shape
+
+MAX_STATE_ELEMENTS = 1 << 16
+"""Largest array in a compiled loop's state (larger loops run as plans: their bodies are
+worth compiled fusions, and each iteration's dispatch is small beside them)."""
+
+
+def _state_shapes(instr: HloInstruction) -> list[Shape]:
+    shape = instr.shape
+    leaves = list(shape.tuple_shapes) if shape.is_tuple else [shape]
+    for leaf in leaves:
+        if not leaf.is_array:
+            raise NoKernel(f"while {instr.name}: nested tuple or token in the loop state")
+        numba_types.check(leaf.element_type, f"while {instr.name}")
+        if math.prod(leaf.dims) > MAX_STATE_ELEMENTS:
+            raise NoKernel(
+                f"while {instr.name}: state element {leaf} is large (runs as compiled plans)"
+            )
+    return leaves
+
+
+def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """The whole loop as one kernel (see the module docstring).
+
+    Raises:
+        NoKernel: a state that is not a flat tuple of compiled arrays, a large state, or an
+            op of the condition or body without an element generator.
+    """
+    start = time.perf_counter()
+    shapes = _state_shapes(instr)
+    condition: HloComputation = instr.attrs.condition
+    body: HloComputation = instr.attrs.body
+    if options.flush_denormals and any(s.element_type.is_float for s in shapes):
+        raise NoKernel(f"while {instr.name}: flush_denormals (float loops run as plans)")
+    em = KernelEmitter(f"while_{instr.name}")
+    inputs = [em.add_arg(f"in{k}", s.element_type, ("operand", k)) for k, s in enumerate(shapes)]
+    outputs = [
+        Output(instr, k, em.add_arg(f"out{k}", s.element_type, ("output", k)))
+        for k, s in enumerate(shapes)
+    ]
+    scalars = [not s.dims for s in shapes]
+    names = []
+    for k, (shape, arg, out) in enumerate(zip(shapes, inputs, outputs, strict=True)):
+        if scalars[k]:
+            names.append(em.fresh(f"state{k}"))
+            em.emit_in(em.top, f"{names[-1]} = {arg.name}[0]")
+        else:
+            names.append(out.arg.name)
+            with em.output_loops(shape.dims, False, "j") as index:
+                offset = em.flat_index(index, shape.dims)
+                em.emit_in(em.current, f"{out.arg.name}[{offset}] = {arg.name}[{offset}]")
+    loop = Frame("while True:", em.top, branch=True)
+    readers = [_state_reader(em, loop, shapes[k], names[k], scalars[k]) for k in range(len(shapes))]
+    for comp in (condition, body):
+        (param,) = comp.parameters
+        if instr.shape.is_tuple:
+            em.tuple_bindings[id(param)] = readers
+        else:
+            em.bindings[id(param)] = readers[0]
+    with em.enter(loop):
+        go_on = em.scalar(condition.root, ())
+        stop = Frame(f"if not {go_on.text}:", loop, branch=True)
+        em.emit_in(stop, "break")
+        loop.items.append(stop)
+        new_values = _body_results(em, instr, body, shapes, scalars)
+    _commit(em, loop, shapes, scalars, names, new_values)
+    em.top.items.append(loop)
+    for k, out in enumerate(outputs):
+        if scalars[k]:
+            em.emit_in(em.top, f"{out.arg.name}[0] = {names[k]}")
+    source = module_source(em, f"while {instr.name}: condition {condition.name}, body {body.name}")
+    try:
+        module = load_source(source, options.cache_dir)
+    except NumbaError as exc:
+        first = str(exc).strip().splitlines()[0]
+        raise NoKernel(f"while {instr.name}: numba could not compile it: {first}") from exc
+    function = getattr(module, em.name)
+    return Kernel(
+        run=_runner(function, shapes, instr.shape.is_tuple),
+        how=f"numba whole loop, {len(shapes)} state elements",
+        source=source,
+        compile_seconds=time.perf_counter() - start,
+        exact=em.exact,
+        notes=() if em.exact else ("float results within a few ulp (fast exp/log/tanh)",),
+        views=(),
+    )
+
+
+def _state_reader(
+    em: KernelEmitter, loop: Frame, shape: Shape, name: str, scalar: bool
+) -> Callable[[Index], Val]:
+    """Reads of one state element inside the loop (a local variable or the state array)."""
+    t = shape.element_type
+
+    def read(index: Index) -> Val:
+        if scalar:
+            return Val(name, t, loop)
+        offset = em.flat_index(index, shape.dims)
+        return em.emit(f"{name}_element", f"{name}[{offset}]", t, index=index)
+
+    return read
+
+
+def _body_results(
+    em: KernelEmitter,
+    instr: HloInstruction,
+    body: HloComputation,
+    shapes: list[Shape],
+    scalars: list[bool],
+) -> list[str]:
+    """Every new state element: a value for scalars, a filled temporary for arrays ("" for
+    the elements the body passes through unchanged)."""
+    root = body.root
+    results = []
+    for k, shape in enumerate(shapes):
+        if _unchanged(body, k, instr.shape.is_tuple):
+            results.append("")
+            continue
+        if scalars[k]:
+            if instr.shape.is_tuple:
+                value = data_movement.tuple_element(em, root, k, ())
+            else:
+                value = em.scalar(root, ())
+            results.append(numba_types.ctor(shape.element_type) + f"({value.text})")
+            continue
+        temp = em.scratch(f"next{k}", shape.element_type, math.prod(shape.dims))
+        with em.output_loops(shape.dims, False, "j") as index:
+            if instr.shape.is_tuple:
+                value = data_movement.tuple_element(em, root, k, index)
+            else:
+                value = em.scalar(root, index)
+            em.emit_in(em.current, f"{temp}[{em.flat_index(index, shape.dims)}] = {value.text}")
+        results.append(temp)
+    return results
+
+
+def _unchanged(body: HloComputation, k: int, is_tuple: bool) -> bool:
+    """True when the body passes state element ``k`` through as it is."""
+    root = body.root
+    if not is_tuple or root.opcode is not Opcode.TUPLE:
+        return False
+    element = root.operands[k]
+    return (
+        element.opcode is Opcode.GET_TUPLE_ELEMENT
+        and element.attrs.index == k
+        and element.operands[0] is body.parameters[0]
+    )
+
+
+def _commit(
+    em: KernelEmitter,
+    loop: Frame,
+    shapes: list[Shape],
+    scalars: list[bool],
+    names: list[str],
+    new_values: list[str],
+) -> None:
+    """The new state replaces the old one after all of it was computed."""
+    targets = [n for n, s, v in zip(names, scalars, new_values, strict=True) if s and v]
+    values = [v for v, s in zip(new_values, scalars, strict=True) if s and v]
+    if len(targets) == 1:
+        em.emit_in(loop, f"{targets[0]} = {values[0]}")
+    elif targets:
+        em.emit_in(loop, f"{', '.join(targets)} = ({', '.join(values)})")
+    for k, shape in enumerate(shapes):
+        if scalars[k] or not new_values[k]:
+            continue
+        with em.enter(loop), em.output_loops(shape.dims, False, "j") as index:
+            offset = em.flat_index(index, shape.dims)
+            em.emit_in(em.current, f"{names[k]}[{offset}] = {new_values[k]}[{offset}]")
+
+
+def _runner(function: object, shapes: list[Shape], is_tuple: bool):  # type: ignore[no-untyped-def]
+    """``run(operands, ctx)``: the state's leaves in, fresh leaves out."""
+    specs = [(tuple(s.dims), np.dtype(s.element_type.numpy)) for s in shapes]
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        state = operands[0]
+        leaves = state if isinstance(state, tuple) else (state,)
+        arrays = [np.ascontiguousarray(leaf).reshape(-1) for leaf in leaves]  # type: ignore[union-attr]
+        results = [np.empty(math.prod(dims), dtype) for dims, dtype in specs]
+        function(*arrays, *results)  # type: ignore[operator]
+        shaped = tuple(r.reshape(dims) for r, (dims, _) in zip(results, specs, strict=True))
+        return shaped if is_tuple else shaped[0]
+
+    return run
