@@ -145,3 +145,19 @@ def test_dot_flush_denormals_matches_interpreter():
     )
     assert_same(got, want)
     assert got[0, 0] == 0.0
+
+
+@pytest.mark.parametrize(("batch", "m"), [(4, 64), (1, 300)])
+def test_dot_large_products_split_over_threads(batch, m):
+    # Over 2**24 multiply-adds: row blocks (or batch blocks) on the BLAS thread pool.
+    rng = np.random.default_rng(3)
+    lhs = random_array(rng, np.float32, (batch, m, 256))
+    rhs = random_array(rng, np.float32, (batch, 256, 300))
+    text = dot_text(lhs, rhs, "f32", [0], [2], [0], [1], [batch, m, 300])
+    got, want, _ = run_both(text, lhs, rhs)
+    assert_close(got, want, rtol=1e-5)
+    lhs8 = random_array(rng, np.int8, (batch, m, 256))
+    rhs8 = random_array(rng, np.int8, (batch, 256, 300))
+    text = dot_text(lhs8, rhs8, "s32", [0], [2], [0], [1], [batch, m, 300])
+    got, want, _ = run_both(text, lhs8, rhs8)
+    assert_same(got, want)

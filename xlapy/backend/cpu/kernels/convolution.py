@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernels import blas
 from xlapy.backend.cpu.kernels.dot import integer_matmul, integer_result
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
@@ -164,24 +165,29 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             padded = _padded(x, dims)
             padded = padded.reshape(batch, *lead, *padded.shape[1:])
             per_image = positions * taps * features * padded.dtype.itemsize
-            rows = max(1, _CHUNK_BYTES // max(per_image, 1))
+            rows = max(1, min(_CHUNK_BYTES // max(per_image, 1), -(-batch // blas.workers())))
             patches_shape = (*lead, *out_sizes, *lead, *kernel_sizes, features)
-            buffer = np.empty((min(rows, batch), *patches_shape), padded.dtype)
-            for start in range(0, batch, rows):
-                stop = min(batch, start + rows)
-                patches = buffer[: stop - start]
-                _im2col(padded, patches, start, strides, dilations)
-                grouped = patches.reshape(-1, taps, fg, group_in)
-                chunk = total[start:stop].reshape(-1, fg, group_out)
-                for g in range(fg):
-                    left = grouped[:, :, g, :].reshape(-1, taps * group_in)
-                    right = w[:, :, g, :].reshape(taps * group_in, group_out)
-                    if exact:
-                        chunk[:, g, :] = integer_matmul(left, right)
-                    elif fg == 1:
-                        np.matmul(left, right, out=chunk[:, 0, :])
-                    else:
-                        chunk[:, g, :] = left @ right
+
+            def chunk_task(start: int) -> Callable[[], None]:
+                def task() -> None:
+                    stop = min(batch, start + rows)
+                    patches = np.empty((stop - start, *patches_shape), padded.dtype)
+                    _im2col(padded, patches, start, strides, dilations)
+                    grouped = patches.reshape(-1, taps, fg, group_in)
+                    chunk = total[start:stop].reshape(-1, fg, group_out)
+                    for g in range(fg):
+                        left = grouped[:, :, g, :].reshape(-1, taps * group_in)
+                        right = w[:, :, g, :].reshape(taps * group_in, group_out)
+                        if exact:
+                            chunk[:, g, :] = integer_matmul(left, right)
+                        elif fg == 1:
+                            np.matmul(left, right, out=chunk[:, 0, :])
+                        else:
+                            chunk[:, g, :] = left @ right
+
+                return task
+
+            blas.run_parallel([chunk_task(start) for start in range(0, batch, rows)])
         result = np.ascontiguousarray(total.transpose(to_result))
         if exact:
             return integer_result(result, result_type)
@@ -202,5 +208,5 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     ones = np.ones(_SPATIAL, np.int64)
     _im2col(np.zeros((1,) * 5, sample), np.zeros((1,) * 8, sample), 0, ones, ones)
     compile_seconds = time.perf_counter() - started
-    how = f"numba im2col + BLAS GEMM, {taps} tap(s), {fg} group(s)"
-    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=exact)
+    how = f"numba im2col + BLAS GEMM in image chunks over the cores, {taps} tap(s), {fg} group(s)"
+    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=exact, views=())

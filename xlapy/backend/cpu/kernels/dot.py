@@ -15,6 +15,7 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernels import blas
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
@@ -59,7 +60,11 @@ def integer_matmul(left: Array, right: Array) -> Array:
         return float(max(abs(int(x.max())), abs(int(x.min()))))
 
     if bound(left) * bound(right) * k < _F64_EXACT:
-        return np.matmul(left.astype(np.float64), right.astype(np.float64)).astype(np.int64)
+        if left.ndim == 2:
+            wide = blas.matmul(left[None].astype(np.float64), right[None].astype(np.float64))[0]
+        else:
+            wide = blas.matmul(left.astype(np.float64), right.astype(np.float64))
+        return wide.astype(np.int64)
     return np.matmul(left.astype(np.int64), right.astype(np.int64))
 
 
@@ -107,7 +112,7 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             return integer_result(integer_matmul(left, right), result_type).reshape(out_dims)
 
         how = "matmul, exact integers (f64 BLAS when it cannot round, else int64)"
-        return Kernel(run=run, how=how, exact=True)
+        return Kernel(run=run, how=how, exact=True, views=())
 
     native = result_type in (dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128) and all(
         t is result_type for t in types
@@ -120,7 +125,7 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         else:
             acc = accumulator_dtype(result_type, lhs, rhs)
             left, right = to_accumulator(lhs, acc, flush), to_accumulator(rhs, acc, flush)
-        product = np.matmul(
+        product = blas.matmul(
             _as_bmk(left, lb, lf, lc), _as_bmk(right, rb, rf, rc).transpose(0, 2, 1)
         )
         total = product.reshape(out_dims)
@@ -128,5 +133,6 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             return total
         return from_accumulator(total, result_type, flush)
 
-    blas = {"f": "sgemm/dgemm", "c": "cgemm/zgemm"}["c" if result_type.is_complex else "f"]
-    return Kernel(run=run_float, how=f"BLAS {blas} via numpy matmul", exact=False)
+    routine = "cgemm/zgemm" if result_type.is_complex else "sgemm/dgemm"
+    how = f"BLAS {routine} via numpy matmul, single-threaded BLAS in row blocks over the cores"
+    return Kernel(run=run_float, how=how, exact=False, views=())

@@ -252,4 +252,4 @@ def rng_bit_generator_kernel(instr: HloInstruction, options: CompileOptions) -> 
 
     name = "ThreeFry-2x32" if three_fry else "Philox-4x32"
     return Kernel(run=run, how=f"numba {name}, parallel over counters",
-                  compile_seconds=compile_seconds, exact=True)  # fmt: skip
+                  compile_seconds=compile_seconds, exact=True, views=())  # fmt: skip

@@ -259,7 +259,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     how = f"gather of runs of {run} element(s): " + (
         "numpy take of rows" if aligned and outer.size == 1 else "numba loop, parallel"
     )
-    return Kernel(run=run_gather, how=how, compile_seconds=compile_seconds, exact=True)
+    return Kernel(run=run_gather, how=how, compile_seconds=compile_seconds, exact=True, views=())
 
 
 def _run_length(dims: Sequence[int], sizes: Sequence[int]) -> tuple[int, bool]:
@@ -476,7 +476,9 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return tuple(results) if instr.shape.is_tuple else results[0]
 
     how = f"numba sequential scatter ({_NAMES[op]}), in place when the input is donated"
-    return Kernel(run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True)
+    return Kernel(
+        run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True, views=()
+    )
 
 
 def _target(x: Array, donated: bool) -> Array:

@@ -42,7 +42,7 @@ def dynamic_slice_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
         index = tuple(slice(s, s + n) for s, n in zip(adjusted, sizes, strict=True))
         return np.array(operand[index], copy=True)
 
-    return Kernel(run=run, how="numpy slice at clamped starts", exact=True)
+    return Kernel(run=run, how="numpy slice at clamped starts", exact=True, views=())
 
 
 @kernel_for(Opcode.DYNAMIC_UPDATE_SLICE, priority=10)
@@ -64,10 +64,12 @@ def dynamic_update_slice_kernel(instr: HloInstruction, options: CompileOptions) 
         update = np.asarray(operands[1])
         starts = start_indices(instr, operands[2:], operand.ndim, ("C4", "C5"))
         adjusted = clamped_starts(instr, starts, dims, update_dims, "C6")
-        in_place = 0 in ctx.donatable and operand.flags.writeable and operand.flags.c_contiguous
+        in_place = 0 in ctx.donatable and operand.flags.writeable
         result = operand if in_place else np.array(operand, copy=True)
         index = tuple(slice(s, s + n) for s, n in zip(adjusted, update_dims, strict=True))
         result[index] = update
         return result
 
-    return Kernel(run=run, how="numpy slice assignment, in place when donated", exact=True)
+    return Kernel(
+        run=run, how="numpy slice assignment, in place when donated", exact=True, views=()
+    )

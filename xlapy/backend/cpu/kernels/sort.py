@@ -371,7 +371,7 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return tuple(results) if instr.shape.is_tuple else results[0]
 
     how = f"numba stable radix argsort, {len(keys)} key(s), {len(instr.operands)} operand(s)"
-    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True)
+    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
 
 
 def _gathered(line: Array, order: Array, dims: Sequence[int], dimension: int) -> Array:

@@ -276,7 +276,9 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
     how = f"numba loop nest ({combine}), {rank} windowed dim(s)" + (
         ", contiguous last dim vectorised" if vector else ""
     )
-    return Kernel(run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True)
+    return Kernel(
+        run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True, views=()
+    )
 
 
 # ---- select-and-scatter --------------------------------------------------------------------
@@ -422,4 +424,6 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
         return out.view(dtype)
 
     how = f"numba select ({select}) in parallel, sequential {combine} scatter"
-    return Kernel(run=run, how=how, source=text, compile_seconds=compile_seconds, exact=True)
+    return Kernel(
+        run=run, how=how, source=text, compile_seconds=compile_seconds, exact=True, views=()
+    )

@@ -1,0 +1,122 @@
+"""How the ``cpu`` kernels call BLAS: OpenBLAS single-threaded for the calling thread (its
+thread-local setting), and large products split into row blocks over a small pool of Python
+threads, one per core.
+
+Why: OpenBLAS's own worker threads busy-wait between calls and fight numba's workers and any
+other load for the cores; on the shared 2-core machine a 256x784x512 sgemm measured 1.3 ms
+at best but 23-68 ms in the median with them, 2.2 ms median single-threaded. Pool threads
+that wait on a queue cost nothing while idle.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+import os
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+import numpy as np
+
+from xlapy.literal import Array
+
+# A product below this many multiply-adds runs on the calling thread alone.
+_SPLIT_FLOPS = 1 << 24
+
+
+def _thread_local_setter() -> Callable[[int], int] | None:
+    """``openblas_set_num_threads_local`` of numpy's bundled OpenBLAS (0.3.27+), or None."""
+    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+    for path in sorted(libs.glob("libscipy_openblas*")) if libs.is_dir() else []:
+        try:
+            fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
+        except (OSError, AttributeError):
+            continue
+        fn.argtypes = [ctypes.c_int]
+        fn.restype = ctypes.c_int
+        return fn  # type: ignore[no-any-return]
+    return None
+
+
+_set_local = _thread_local_setter()
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+_inside = threading.local()  # set while a thread runs a task: tasks never split again
+
+
+def workers() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@contextmanager
+def one_thread() -> Iterator[None]:
+    """BLAS calls of this thread run single-threaded inside the block."""
+    if _set_local is None:
+        yield
+        return
+    previous = _set_local(1)
+    try:
+        yield
+    finally:
+        _set_local(previous)
+
+
+def run_parallel(tasks: list[Callable[[], None]]) -> None:
+    """Runs ``tasks`` on the pool (the first on the calling thread), each with single-threaded
+    BLAS, and waits for all; re-raises the first failure."""
+    global _pool
+    if len(tasks) <= 1 or workers() == 1 or getattr(_inside, "active", False):
+        with one_thread():
+            for task in tasks:
+                task()
+        return
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="xlapy-blas")
+        pool = _pool
+
+    def call(task: Callable[[], None]) -> None:
+        _inside.active = True
+        try:
+            with one_thread():
+                task()
+        finally:
+            _inside.active = False
+
+    futures = [pool.submit(call, task) for task in tasks[1:]]
+    call(tasks[0])
+    for future in futures:
+        future.result()
+
+
+def matmul(left: Array, right: Array) -> Array:
+    """``np.matmul(left, right)`` for ``[b, m, k] @ [b, k, n]`` stacks, split into blocks of
+    batches (or of rows when there are fewer batches than cores) when the product is large."""
+    b, m, k = left.shape
+    n = right.shape[-1]
+    out = np.empty((b, m, n), np.result_type(left, right))
+    large = b * m * n * k >= _SPLIT_FLOPS and not getattr(_inside, "active", False)
+    parts = workers() if large else 1
+    if parts == 1:
+        with one_thread():
+            np.matmul(left, right, out=out)
+        return out
+    if b >= parts:
+        step = math.ceil(b / parts)
+        blocks = [(slice(i, i + step), slice(None)) for i in range(0, b, step)]
+    else:
+        step = math.ceil(m / parts)
+        blocks = [(slice(None), slice(i, i + step)) for i in range(0, m, step)]
+
+    def task(batches: slice, rows: slice) -> Callable[[], None]:
+        return lambda: np.matmul(left[batches, rows], right[batches], out=out[batches, rows])
+
+    run_parallel([task(*block) for block in blocks])
+    return out
