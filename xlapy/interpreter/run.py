@@ -1,9 +1,12 @@
 """``run``: evaluate a module's entry computation on host values, on the ``interpreter``
-platform or another registered one (``register_platform``; ``xlapy.backend.cpu`` adds ``cpu``).
+platform or another registered one (``register_platform``; ``xlapy.backend.cpu`` adds ``cpu``),
+with the devices on the in-process runtime (``local``) or another (``register_runtime``;
+``mpi``, imported when first asked for, is ``xlapy.interpreter.mpi_runtime``).
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -132,11 +135,11 @@ class PreparedCall:
 
     Attributes:
         runtime: the SPMD devices (host infeed already queued).
-        arguments: one list of entry arguments per device, in device order.
+        arguments: the list of entry arguments of each device this process runs, by flat id.
     """
 
     runtime: Runtime
-    arguments: list[list[Value]]
+    arguments: dict[int, list[Value]]
 
 
 PlatformRunner = Callable[[HloModule, PreparedCall, bool], list[Value]]
@@ -152,6 +155,33 @@ def register_platform(name: str, runner: PlatformRunner) -> None:
     PLATFORMS[name] = runner
 
 
+RuntimeFactory = Callable[[int, int, float], Runtime]
+"""``factory(num_replicas, num_partitions, timeout) -> Runtime``."""
+
+RUNTIMES: dict[str, RuntimeFactory] = {"local": Runtime}
+"""Runtimes ``run`` can put the devices on: ``local`` (one thread per device in this process)
+and those registered with ``register_runtime``."""
+
+_RUNTIME_MODULES = {"mpi": "xlapy.interpreter.mpi_runtime"}
+"""Runtimes registered by a module imported on first use (it may need an extra: mpi4py)."""
+
+
+def register_runtime(name: str, factory: RuntimeFactory) -> None:
+    """Makes ``run(..., runtime=name)`` put the devices on runtimes made by ``factory``."""
+    RUNTIMES[name] = factory
+
+
+def runtime_factory(name: object) -> RuntimeFactory:
+    """The runtime factory called ``name``; raises InvalidArgument naming the known ones."""
+    if isinstance(name, str) and name not in RUNTIMES and name in _RUNTIME_MODULES:
+        importlib.import_module(_RUNTIME_MODULES[name])
+    factory = RUNTIMES.get(name) if isinstance(name, str) else None
+    if factory is None:
+        known = ", ".join(repr(n) for n in sorted({*RUNTIMES, *_RUNTIME_MODULES}))
+        raise InvalidArgument(f"run: runtime must be one of {known}; got {name!r}")
+    return factory
+
+
 def run(
     module: HloModule,
     *args: object,
@@ -163,6 +193,7 @@ def run(
     outfeed: list[Value] | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     max_memory: int | None = None,
+    runtime: str = "local",
 ) -> list[Any]:
     """Evaluates the entry computation of ``module`` on ``args``.
 
@@ -185,10 +216,17 @@ def run(
         max_memory: bytes the program's largest set of live values (from its static shapes,
             times the devices) may take; a program above it is refused before anything is
             allocated. Default: 80% of the memory available (``xlapy.ir.memory``).
+        runtime: where the devices run: ``"local"`` (one thread per device in this process)
+            or ``"mpi"`` (inside an MPI job, ``mpirun -n N``: each rank runs R*P/N devices,
+            rank r the devices r*k .. r*k+k-1, as threads; every rank calls ``run`` with the
+            arguments of its own devices: one value, or a list of one value per device of the
+            rank; a one-device program runs whole on every rank). See
+            ``xlapy.interpreter.mpi_runtime``.
 
     Returns:
         On one device, the flat list of results (tuples flattened in order); on several, one
-        such list per device, in device order.
+        such list per device, in device order (with ``runtime="mpi"``: per device of this
+        rank).
     """
     if not isinstance(module, HloModule):
         raise InvalidArgument(
@@ -208,6 +246,7 @@ def run(
         outfeed=outfeed,
         timeout=timeout,
         max_memory=max_memory,
+        runtime=runtime,
     )
     return finish_call(call, runner(module, call, flush_denormals), outfeed)
 
@@ -226,6 +265,7 @@ def prepare_call(
     outfeed: list[Value] | None,
     timeout: float,
     max_memory: int | None = None,
+    runtime: str = "local",
 ) -> PreparedCall:
     """Checks the options and arguments of a call of ``module``'s entry (see ``run``) and
     converts the arguments; raises InvalidArgument naming what is wrong."""
@@ -248,9 +288,7 @@ def prepare_call(
         raise InvalidArgument(
             f"run: max_memory must be a positive number of bytes; got {max_memory!r}"
         )
-    check_memory(module, max_memory, devices=num_replicas * num_partitions)
-    runtime = Runtime(num_replicas, num_partitions, timeout)
-    runtime.infeed.extend(infeed)
+    factory = runtime_factory(runtime)
     entry = module.entry
     params = entry.parameters
     if len(args) != len(params):
@@ -258,24 +296,29 @@ def prepare_call(
         raise InvalidArgument(
             f"{entry.name} takes {len(params)} arguments ({shapes}); got {len(args)}"
         )
-    n = runtime.num_devices
-    per_device: list[list[Value]] = [[] for _ in range(n)]
+    devices = factory(num_replicas, num_partitions, timeout)
+    local = devices.local_devices
+    check_memory(module, max_memory, devices=len(local))
+    devices.infeed.extend(infeed)
+    n = len(local)
+    per_device: dict[int, list[Value]] = {d: [] for d in local}
     for i, (arg, p) in enumerate(zip(args, params, strict=True)):
         where = f"argument {i} ({p.name})"
-        if n > 1 and _per_device(arg, p.shape, n):
+        if devices.num_devices > 1 and _per_device(arg, p.shape, n):
             assert isinstance(arg, list)
             if len(arg) != n:
+                owner = "device" if n == devices.num_devices else "device of this process"
                 raise InvalidArgument(
-                    f"{where}: a per-device list needs one value per device ({n} = "
+                    f"{where}: a per-device list needs one value per {owner} ({n} of "
                     f"{num_replicas} replicas x {num_partitions} partitions); got {len(arg)}"
                 )
-            for d in range(n):
-                per_device[d].append(as_value(arg[d], p.shape, f"{where} on device {d}"))
+            for d, a in zip(local, arg, strict=True):
+                per_device[d].append(as_value(a, p.shape, f"{where} on device {d}"))
         else:
             value = as_value(arg, p.shape, where)
-            for d in range(n):
+            for d in local:
                 per_device[d].append(value)
-    return PreparedCall(runtime, per_device)
+    return PreparedCall(devices, per_device)
 
 
 def finish_call(call: PreparedCall, roots: list[Value], outfeed: list[Value] | None) -> list[Any]:
@@ -330,6 +373,7 @@ def run_values(module: HloModule, args: Sequence[Value]) -> Value:
 
 __all__ = [
     "PLATFORMS",
+    "RUNTIMES",
     "TOKEN",
     "PreparedCall",
     "Token",
@@ -339,6 +383,7 @@ __all__ = [
     "interpret",
     "prepare_call",
     "register_platform",
+    "register_runtime",
     "run",
     "run_values",
 ]

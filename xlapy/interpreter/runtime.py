@@ -3,8 +3,10 @@
 Devices meet at rendezvous points for collectives and exchange values through channels
 (send/recv) and host queues (infeed/outfeed). A device that never arrives ends the wait with an
 EvaluationError naming the op, the group and the missing devices — never a hang.
-The runtime is the only thing collective evals talk to, so a multi-process runtime (MPI) can
-replace it without touching the ops.
+The runtime is the only thing collective evals talk to, so a multi-process runtime
+(``xlapy.interpreter.mpi_runtime``) replaces it without touching the ops: a subclass overrides
+``exchange``/``all_reduce``/``scatter_exchange``, ``send``/``recv`` and ``run_devices`` (which
+runs the ``local_devices`` of this process).
 """
 
 from __future__ import annotations
@@ -58,6 +60,21 @@ class Runtime:
     @property
     def num_devices(self) -> int:
         return self.num_replicas * self.num_partitions
+
+    @property
+    def local_devices(self) -> tuple[int, ...]:
+        """The flat ids of the devices this process runs (here: all of them)."""
+        return tuple(range(self.num_devices))
+
+    def nested(self, num_replicas: int, num_partitions: int) -> Runtime:
+        """A fresh runtime of the same kind for a grid run inside a program
+        (``interpreter.run_parallel``)."""
+        return Runtime(num_replicas, num_partitions, self.timeout)
+
+    def all_devices(self, local_results: list[Any]) -> list[Any]:
+        """Every device's result, in device order, from this process's ``run_devices`` results
+        (here they are already all of them)."""
+        return local_results
 
     def device(self, flat: int) -> DeviceId:
         return DeviceId(flat // self.num_partitions, flat % self.num_partitions, flat)
@@ -129,6 +146,44 @@ class Runtime:
                 del self._rendezvous[(key, tuple(group))]
             return result
 
+    def all_reduce(
+        self,
+        key: Hashable,
+        group: Sequence[int],
+        me: int,
+        operands: Sequence[Any],
+        fold: Callable[[Any, Any], Any],
+        what: str,
+        builtin: str | None = None,
+    ) -> list[Any]:
+        """Each operand reduced over the group: ``fold`` applied left to right in group order
+        (``fold(fold(v0, v1), v2)...``), element-wise.
+
+        Args:
+            operands: this device's arrays (all members have the same shapes and dtypes).
+            fold: the reduction computation on two arrays (element-wise).
+            builtin: the reduction's name when it is a plain ``add``/``multiply``/``minimum``/
+                ``maximum``/``and``/``or``/``xor`` of its two parameters: a runtime may then
+                use a native reduction where its bits cannot differ (integers).
+        """
+        everyone = self.exchange(key, group, me, list(operands), what)
+        results = []
+        for i in range(len(operands)):
+            acc = everyone[group[0]][i]
+            for d in group[1:]:
+                acc = fold(acc, everyone[d][i])
+            results.append(acc)
+        return results
+
+    def scatter_exchange(
+        self, key: Hashable, group: Sequence[int], me: int, parts: Sequence[Any], what: str
+    ) -> list[Any]:
+        """All-to-all: ``parts[j]`` goes to member ``group[j]``; returns what each member sent
+        to ``me``, in group order (``None`` parts carry nothing)."""
+        everyone = self.exchange(key, group, me, list(parts), what)
+        mine = list(group).index(me)
+        return [everyone[d][mine] for d in group]
+
     # ---- channels (send/recv) ----------------------------------------------------------
     def send(self, channel: Hashable, value: Any) -> None:
         with self._cond:
@@ -156,13 +211,15 @@ class Runtime:
 
     # ---- running -------------------------------------------------------------------------
     def run_devices(self, body: Callable[[int], Any]) -> list[Any]:
-        """Runs ``body(flat_id)`` on one thread per device; returns results in device order.
+        """Runs ``body(flat_id)`` on one thread per local device; returns their results in
+        device order.
 
         The first device error is re-raised after all threads finished (the others are woken
         and fail fast).
         """
-        results: list[Any] = [None] * self.num_devices
-        errors: list[BaseException | None] = [None] * self.num_devices
+        local = self.local_devices
+        results: dict[int, Any] = {}
+        errors: dict[int, BaseException] = {}
 
         def work(flat: int) -> None:
             try:
@@ -174,25 +231,27 @@ class Runtime:
                 self.finished.add(flat)
                 self._cond.notify_all()
 
-        if self.num_devices == 1:
-            work(0)
+        if len(local) == 1:
+            work(local[0])
         else:
             threads = [
                 threading.Thread(target=work, args=(d,), name=f"xlapy-device-{d}", daemon=True)
-                for d in range(self.num_devices)
+                for d in local
             ]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join()
-        first = next((e for e in errors if e is not None and not _is_secondary(e)), None)
-        first = first or next((e for e in errors if e is not None), None)
+        failed = [errors[d] for d in local if d in errors]
+        first = next((e for e in failed if not is_secondary(e)), None)
+        first = first or next(iter(failed), None)
         if first is not None:
             if isinstance(first, XlaError) or not isinstance(first, Exception):
                 raise first  # KeyboardInterrupt and SystemExit go through unchanged
             raise EvaluationError(f"device failed: {type(first).__name__}: {first}") from first
-        return results
+        return [results[d] for d in local]
 
 
-def _is_secondary(exc: BaseException) -> bool:
+def is_secondary(exc: BaseException) -> bool:
+    """True for the error of a device that stopped because another device failed first."""
     return isinstance(exc, EvaluationError) and "another device failed first" in str(exc)

@@ -115,12 +115,40 @@ def _pack(instr: HloInstruction, results: list[Array]) -> Value:
     return results[0] if len(instr.operands) == 1 else tuple(results)
 
 
-def _reduce(ctx: Evaluator, instr: HloInstruction, values: list[Array]) -> Array:
-    """Folds the group's values in group order with the reduction computation."""
-    acc = values[0]
-    for v in values[1:]:
-        acc = ctx.call(instr.attrs.to_apply, [acc, v])  # type: ignore[assignment]
-    return acc
+_BUILTIN_REDUCTIONS = {
+    Opcode.ADD: "add",
+    Opcode.MULTIPLY: "multiply",
+    Opcode.MINIMUM: "minimum",
+    Opcode.MAXIMUM: "maximum",
+    Opcode.AND: "and",
+    Opcode.OR: "or",
+    Opcode.XOR: "xor",
+}
+
+
+def _builtin(instr: HloInstruction) -> str | None:
+    """The name of the reduction when ``to_apply`` is one such op of its two parameters."""
+    comp = instr.attrs.to_apply
+    root = comp.root
+    if comp.num_parameters != 2 or root.opcode not in _BUILTIN_REDUCTIONS:
+        return None
+    if {id(o) for o in root.operands} != {id(p) for p in comp.parameters}:
+        return None
+    return _BUILTIN_REDUCTIONS[root.opcode]
+
+
+def _all_reduce(
+    ctx: Evaluator, instr: HloInstruction, group: list[int], operands: list[Value]
+) -> list[Array]:
+    """Each operand folded over the group in group order with the reduction computation."""
+
+    def fold(acc: Array, value: Array) -> Array:
+        return ctx.call(instr.attrs.to_apply, [acc, value])  # type: ignore[return-value]
+
+    key = ctx.device.execution_key(instr)
+    return ctx.device.runtime.all_reduce(
+        key, group, ctx.device.flat_id, operands, fold, _what(instr), _builtin(instr)
+    )
 
 
 # ---- all-reduce ---------------------------------------------------------------------------
@@ -128,11 +156,7 @@ def _reduce(ctx: Evaluator, instr: HloInstruction, values: list[Array]) -> Array
 def all_reduce(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """Every member of a group gets the element-wise reduction of all members' operands."""
     group = _require_group(ctx, instr)
-    everyone = _exchange(ctx, instr, group, operands)
-    results = [
-        _reduce(ctx, instr, [member[i] for member in everyone]) for i in range(len(operands))
-    ]
-    return _pack(instr, results)
+    return _pack(instr, _all_reduce(ctx, instr, group, operands))
 
 
 @evaluates(Opcode.COLLECTIVE_REDUCE)
@@ -140,12 +164,9 @@ def collective_reduce(ctx: Evaluator, instr: HloInstruction, operands: list[Valu
     """The group's root (its first member) gets the reduction of all members' operands; the
     other members get zeros."""
     group = _require_group(ctx, instr)
-    everyone = _exchange(ctx, instr, group, operands)
+    results = _all_reduce(ctx, instr, group, operands)
     if ctx.device.flat_id != group[0]:
         return _pack(instr, [_zeros(shape_of(o)) for o in operands])
-    results = [
-        _reduce(ctx, instr, [member[i] for member in everyone]) for i in range(len(operands))
-    ]
     return _pack(instr, results)
 
 
@@ -185,7 +206,6 @@ def all_to_all(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
     the block received from member j.
     """
     group = _require_group(ctx, instr)
-    me = group.index(ctx.device.flat_id)
     n = len(group)
     if instr.attrs.dimensions:
         (dim,) = instr.attrs.dimensions
@@ -196,9 +216,10 @@ def all_to_all(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
                     f"not divisible by the group size {n}"
                 )
         blocks = [np.split(operand, n, axis=dim) for operand in operands]
-        everyone = _exchange(ctx, instr, group, blocks)
+        parts = [[block[j] for block in blocks] for j in range(n)]
+        received = _scatter(ctx, instr, group, parts)
         results = [
-            np.concatenate([member[i][me] for member in everyone], axis=dim)
+            np.concatenate([member[i] for member in received], axis=dim)
             for i in range(len(operands))
         ]
         return _pack_values(instr, results)
@@ -207,8 +228,14 @@ def all_to_all(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
             f"{_what(instr)}: the tuple form needs one operand per group member ({n}); "
             f"got {len(operands)}"
         )
-    everyone = _exchange(ctx, instr, group, operands)
-    return tuple(member[me] for member in everyone)
+    return tuple(_scatter(ctx, instr, group, operands))
+
+
+def _scatter(ctx: Evaluator, instr: HloInstruction, group: list[int], parts: list) -> list:
+    """What every member sent to this device (``parts[j]`` goes to ``group[j]``)."""
+    key = ctx.device.execution_key(instr)
+    runtime = ctx.device.runtime
+    return runtime.scatter_exchange(key, group, ctx.device.flat_id, parts, _what(instr))
 
 
 # ---- ragged-all-to-all ------------------------------------------------------------------
@@ -252,10 +279,8 @@ def reduce_scatter(ctx: Evaluator, instr: HloInstruction, operands: list[Value])
     group = _require_group(ctx, instr)
     me = group.index(ctx.device.flat_id)
     (dim,) = instr.attrs.dimensions
-    everyone = _exchange(ctx, instr, group, operands)
     results = []
-    for i in range(len(operands)):
-        reduced = _reduce(ctx, instr, [member[i] for member in everyone])
+    for reduced in _all_reduce(ctx, instr, group, operands):
         if reduced.shape[dim] % len(group):
             raise InvalidArgument(
                 f"{_what(instr)}: dimension {dim} ({reduced.shape[dim]}) is not divisible by "
@@ -289,10 +314,12 @@ def collective_permute(ctx: Evaluator, instr: HloInstruction, operands: list[Val
                 f"{_what(instr)}: {what} ids must be in [0, {len(peers)}); got {pairs}"
             )
     operand = operands[0]
-    everyone = _exchange(ctx, instr, peers, operand)
+    targets = {t for s, t in pairs if s == my_id}
+    parts = [operand if j in targets else None for j in range(len(peers))]
+    received = _scatter(ctx, instr, peers, parts)
     sources = [s for s, t in pairs if t == my_id]
     shape = shape_of(operand)
-    result = everyone[sources[0]] if sources else _zeros(shape)
+    result = received[sources[0]] if sources else _zeros(shape)
     if instr.opcode is Opcode.COLLECTIVE_PERMUTE_START and instr.shape.is_tuple:
         extra = [_zeros(s) for s in instr.shape.tuple_shapes[2:]]
         return (operand, result, *extra)

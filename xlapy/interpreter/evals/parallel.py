@@ -16,7 +16,6 @@ import re
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import DeviceState, Evaluator, custom_call_target
 from xlapy.interpreter.run import flatten
-from xlapy.interpreter.runtime import Runtime
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.literal import Value
@@ -72,10 +71,11 @@ def _grid(instr: HloInstruction) -> tuple[list[list[HloComputation]], list[HloCo
 
 @custom_call_target("interpreter.run_parallel")
 def run_parallel(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
-    """Runs programs[r][p] as replica r, partition p of a fresh runtime; returns every
-    process's results, flattened in process order."""
+    """Runs programs[r][p] as replica r, partition p of a fresh runtime (of the caller's
+    kind: on MPI the grid is spread over the ranks); returns every process's results,
+    flattened in process order."""
     grid, infeed = _grid(instr)
-    runtime = Runtime(len(grid), len(grid[0]), ctx.device.runtime.timeout)
+    runtime = ctx.device.runtime.nested(len(grid), len(grid[0]))
     for comp in infeed:
         runtime.infeed.append(ctx.call(comp, []))
     programs = [comp for row in grid for comp in row]
@@ -94,6 +94,7 @@ def run_parallel(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -
         args = operands[starts[flat] : starts[flat] + arities[flat]]
         return flatten(evaluator.call(programs[flat], args))
 
-    results = [value for device in runtime.run_devices(on_device) for value in device]
+    per_device = runtime.all_devices(runtime.run_devices(on_device))
+    results = [value for device in per_device for value in device]
     ctx.device.runtime.outfeed.extend(runtime.outfeed)
     return tuple(results)

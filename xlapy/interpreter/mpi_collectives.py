@@ -1,0 +1,233 @@
+"""The data phase of a collective on MPI, run by one leader thread per rank once every rank of
+the group has arrived: all-gather, all-reduce and all-to-all of the rank's devices' values
+over the group's communicator.
+
+Bits are those of the in-process runtime: an all-reduce folds the members' values in group
+order (each rank folds one slice of the elements: all-to-all of slices, fold, all-gather), and
+MPI's own reductions are used only where no order can change a bit (integer add, multiply,
+min, max and bitwise ops; pred and/or/xor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from xlapy.interpreter.mpi_transport import (
+    Layout,
+    Watchdog,
+    displacements,
+    nbytes,
+    pack,
+    unpack,
+)
+from xlapy.literal import Array
+
+Fold = Callable[[Array, Array], Array]
+
+_INTEGERS = (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64)
+
+
+@dataclass
+class GroupPlan:
+    """One collective's group on the ranks.
+
+    Attributes:
+        comm: the group's communicator (its rank i is world rank ``ranks[i]``).
+        group: the members' flat device ids, in group order.
+        ranks: the world ranks holding members, ascending.
+        members: each rank's members, in group order.
+        rank: this rank.
+        watchdog, timeout, what: guard every blocking call with ``what`` and ``timeout``.
+    """
+
+    comm: Any
+    group: list[int]
+    ranks: list[int]
+    members: dict[int, list[int]]
+    rank: int
+    watchdog: Watchdog
+    timeout: float
+    what: str
+
+    @property
+    def local(self) -> list[int]:
+        return self.members[self.rank]
+
+    def call(self, name: str, *args: object) -> None:
+        """``comm.<name>(*args)`` under the watchdog."""
+        with self.watchdog.guard(f"{self.what}: MPI {name}", self.timeout):
+            getattr(self.comm, name)(*args)
+
+
+def _spec(buffer: Array, counts: Sequence[int]) -> list[Any]:
+    from mpi4py import MPI
+
+    return [buffer, list(counts), displacements(counts), MPI.BYTE]
+
+
+def gather(
+    plan: GroupPlan, values: Mapping[int, object], layouts: Mapping[int, Layout]
+) -> dict[int, Any]:
+    """Every member's value, by device (what ``Runtime.exchange`` returns)."""
+    counts = [sum(nbytes(layouts[d]) for d in plan.members[r]) for r in plan.ranks]
+    recv = np.empty(sum(counts), np.uint8)
+    if sum(counts):
+        from mpi4py import MPI
+
+        send = pack([values[d] for d in plan.local])
+        plan.call("Allgatherv", [send, MPI.BYTE], _spec(recv, counts))
+    result: dict[int, Any] = {}
+    for r, start in zip(plan.ranks, displacements(counts), strict=True):
+        offset = start
+        for d in plan.members[r]:
+            if r == plan.rank:
+                result[d] = values[d]
+                offset += nbytes(layouts[d])
+            else:
+                result[d], offset = unpack(layouts[d], recv, offset)
+    return result
+
+
+def scatter(
+    plan: GroupPlan, parts: Mapping[int, Sequence[object]], layouts: Mapping[int, list[Layout]]
+) -> dict[int, list[Any]]:
+    """All-to-all: ``parts[m][j]`` goes from member m to member ``group[j]``; returns, for
+    each local member, what every member sent it, in group order."""
+    index = {d: j for j, d in enumerate(plan.group)}
+    local = plan.local
+
+    def size(sources: list[int], targets: list[int]) -> int:
+        return sum(nbytes(layouts[m][index[t]]) for m in sources for t in targets)
+
+    others = [r for r in plan.ranks if r != plan.rank]
+    send_counts = [0 if r == plan.rank else size(local, plan.members[r]) for r in plan.ranks]
+    recv_counts = [0 if r == plan.rank else size(plan.members[r], local) for r in plan.ranks]
+    everything = sum(
+        size(plan.members[r], plan.members[s]) for r in plan.ranks for s in plan.ranks if r != s
+    )
+    recv = np.empty(sum(recv_counts), np.uint8)
+    if everything:
+        send = pack([parts[m][index[t]] for r in others for m in local for t in plan.members[r]])
+        plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
+    received: dict[int, dict[int, Any]] = {t: {} for t in local}
+    for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
+        offset = start
+        for m in plan.members[r]:
+            for t in local:
+                if r == plan.rank:
+                    received[t][m] = parts[m][index[t]]
+                else:
+                    received[t][m], offset = unpack(layouts[m][index[t]], recv, offset)
+    return {t: [received[t][m] for m in plan.group] for t in local}
+
+
+def all_reduce(
+    plan: GroupPlan,
+    operands: Mapping[int, Sequence[Array]],
+    layouts: Sequence[Layout],
+    fold: Fold,
+    builtin: str | None,
+) -> list[Array]:
+    """Each operand reduced over the group, bit for bit as a fold in group order."""
+    results = []
+    for i, layout in enumerate(layouts):
+        values = {d: np.asarray(operands[d][i]) for d in plan.local}
+        dtype, shape = layout[1], layout[2]
+        native = _native(builtin, dtype)
+        if native is not None:
+            results.append(_reduce_native(plan, values, dtype, shape, fold, native))
+        else:
+            results.append(_reduce_in_order(plan, values, dtype, shape, fold))
+    return results
+
+
+def _native(builtin: str | None, dtype: np.dtype[Any]) -> tuple[Any, np.dtype[Any]] | None:
+    """(MPI op, dtype to reduce in) when MPI's reduction gives the fold's bits in any order:
+    wrapping add/multiply and bitwise ops on the unsigned view, min/max on the type itself."""
+    if builtin is None:
+        return None
+    from mpi4py import MPI
+
+    if dtype.type in _INTEGERS:
+        unsigned = np.dtype(f"u{dtype.itemsize}")
+        table = {
+            "add": (MPI.SUM, unsigned),
+            "multiply": (MPI.PROD, unsigned),
+            "minimum": (MPI.MIN, dtype),
+            "maximum": (MPI.MAX, dtype),
+            "and": (MPI.BAND, unsigned),
+            "or": (MPI.BOR, unsigned),
+            "xor": (MPI.BXOR, unsigned),
+        }
+        return table.get(builtin)
+    if dtype == np.bool_:
+        bits = {"and": MPI.BAND, "or": MPI.BOR, "xor": MPI.BXOR}
+        return (bits[builtin], np.dtype(np.uint8)) if builtin in bits else None
+    return None
+
+
+def _reduce_native(
+    plan: GroupPlan,
+    values: Mapping[int, Array],
+    dtype: np.dtype[Any],
+    shape: tuple[int, ...],
+    fold: Fold,
+    native: tuple[Any, np.dtype[Any]],
+) -> Array:
+    op, view = native
+    acc = values[plan.local[0]]
+    for d in plan.local[1:]:
+        acc = fold(acc, values[d])
+    send = np.ascontiguousarray(acc, dtype=dtype).reshape(-1).view(view)
+    out = np.empty_like(send)
+    if send.size:
+        plan.call("Allreduce", send, out, op)
+    return out.view(dtype).reshape(shape)
+
+
+def _reduce_in_order(
+    plan: GroupPlan,
+    values: Mapping[int, Array],
+    dtype: np.dtype[Any],
+    shape: tuple[int, ...],
+    fold: Fold,
+) -> Array:
+    """Rank i folds elements [bounds[i], bounds[i+1]) of every member in group order, then
+    every rank gathers the folded slices."""
+    size = int(np.prod(shape, dtype=np.int64))
+    if size == 0:
+        return np.empty(shape, dtype)
+    n, itemsize = len(plan.ranks), dtype.itemsize
+    me = plan.ranks.index(plan.rank)
+    bounds = [size * j // n for j in range(n + 1)]
+    lengths = [bounds[j + 1] - bounds[j] for j in range(n)]
+    local = plan.local
+    flat = {d: np.ascontiguousarray(values[d]).reshape(-1).view(np.uint8) for d in local}
+    send = np.concatenate(
+        [flat[d][bounds[j] * itemsize : bounds[j + 1] * itemsize] for j in range(n) for d in local]
+    )
+    send_counts = [len(local) * lengths[j] * itemsize for j in range(n)]
+    mine = lengths[me] * itemsize
+    recv_counts = [len(plan.members[r]) * mine for r in plan.ranks]
+    recv = np.empty(sum(recv_counts), np.uint8)
+    plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
+    pieces: dict[int, Array] = {}
+    for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
+        for k, d in enumerate(plan.members[r]):
+            pieces[d] = recv[start + k * mine : start + (k + 1) * mine].view(dtype)
+    acc = pieces[plan.group[0]]
+    if mine:
+        for d in plan.group[1:]:
+            acc = fold(acc, pieces[d])
+    folded = np.ascontiguousarray(acc, dtype=dtype).view(np.uint8)
+    full = np.empty(size * itemsize, np.uint8)
+    from mpi4py import MPI
+
+    plan.call(
+        "Allgatherv", [folded, MPI.BYTE], _spec(full, [length * itemsize for length in lengths])
+    )
+    return full.view(dtype).reshape(shape)
