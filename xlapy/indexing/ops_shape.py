@@ -42,9 +42,17 @@ def elementwise_input_to_output(output_dims: Dims, operand_rank: int) -> Indexin
     return identity_map(output_dims)
 
 
-def broadcast_output_to_input(output_dims: Dims, dimensions: Sequence[int]) -> IndexingMap:
-    """``(d0, ..., dR) -> (d_{D[0]}, ..., d_{D[r-1]})`` (INDEXING.md §4.2)."""
-    return IndexingMap.from_tensor_sizes([dim(d) for d in dimensions], output_dims)
+def broadcast_output_to_input(
+    output_dims: Dims, dimensions: Sequence[int], input_dims: Dims | None = None
+) -> IndexingMap:
+    """``(d0, ..., dR) -> (d_{D[0]}, ..., d_{D[r-1]})`` (INDEXING.md §4.2); an operand
+    dimension of size 1 stretched over a larger output dimension (StableHLO's degenerate
+    ``broadcast_in_dim``) is always read at 0."""
+    exprs = [
+        constant(0) if input_dims is not None and input_dims[k] == 1 != output_dims[d] else dim(d)
+        for k, d in enumerate(dimensions)
+    ]
+    return IndexingMap.from_tensor_sizes(exprs, output_dims)
 
 
 def broadcast_input_to_output(

@@ -317,7 +317,9 @@ def _bitcast_convert(instr: HloInstruction, output_id: int) -> HloInstructionInd
 
 @_output_rule(Opcode.BROADCAST)
 def _broadcast(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
-    m = shp.broadcast_output_to_input(instr.shape.dims, instr.attrs.dimensions)
+    m = shp.broadcast_output_to_input(
+        instr.shape.dims, instr.attrs.dimensions, instr.operands[0].shape.dims
+    )
     return HloInstructionIndexing.from_maps([m])
 
 
