@@ -234,3 +234,27 @@ def test_fusions_of_xla_optimized_programs(name: str) -> None:
     assert compiled > 0
     for reason in reasons:  # only ops other kernels own (dot, gather...) or narrow types
         assert "no element generator" in reason or "interpreter" in reason, reason
+
+
+def test_degenerate_broadcast_reads_size_one_dimensions_at_zero() -> None:
+    """StableHLO's broadcast_in_dim stretches size-1 operand dimensions (``f32[2,1] ->
+    f32[2,5]`` with dimensions={0,1})."""
+    text = """HloModule m
+fused (p0: f32[2,1], p1: f32[2,5]) -> f32[2,5] {
+  p0 = f32[2,1] parameter(0)
+  p1 = f32[2,5] parameter(1)
+  b = f32[2,5] broadcast(p0), dimensions={0,1}
+  ROOT r = f32[2,5] subtract(p1, b)
+}
+ENTRY e {
+  a = f32[2,1] parameter(0)
+  c = f32[2,5] parameter(1)
+  ROOT f = f32[2,5] fusion(a, c), kind=kLoop, calls=fused
+}"""
+    rng = np.random.default_rng(3)
+    args = [
+        rng.standard_normal((2, 1)).astype(np.float32),
+        rng.standard_normal((2, 5)).astype(np.float32),
+    ]
+    got, want, _ = run_root(text, args)
+    assert_bitwise(got, want, "degenerate broadcast")

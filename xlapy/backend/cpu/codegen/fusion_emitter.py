@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -174,7 +174,7 @@ def compile_kernel(
     how = f"numba {plan} {description}, {ops} ops" + (", parallel" if em.parallel else "")
     notes = () if em.exact else ("float results within a few ulp (reassociation, fast exp)",)
     return Kernel(
-        run=_runner(function, em.args, outputs, is_tuple),
+        run=runner(function, em.args, outputs, is_tuple),
         how=how,
         source=source,
         compile_seconds=time.perf_counter() - start,
@@ -208,8 +208,16 @@ def module_source(em: KernelEmitter, header: str) -> str:
     return "\n".join(lines)
 
 
-def _runner(function: object, args: list[KernelArg], outputs: list[Output], is_tuple: bool):  # type: ignore[no-untyped-def]
-    """``run(operands, ctx)``: flat views of the operands, fresh flat outputs, one call."""
+def runner(
+    function: Callable[..., None],
+    args: Sequence[KernelArg],
+    outputs: Sequence[Output],
+    is_tuple: bool,
+    *,
+    state: bool = False,
+) -> Callable[[list[Value], RunContext], Value]:
+    """``run(operands, ctx)``: flat views of the operands (with ``state``, of the leaves of
+    the one tuple operand), the constants, fresh flat outputs; one call."""
     plan: list[tuple[str, object]] = []
     for arg in args:
         kind, what = arg.source
@@ -221,6 +229,8 @@ def _runner(function: object, args: list[KernelArg], outputs: list[Output], is_t
     shapes = [(o.dims, np.dtype(o.type.numpy)) for o in outputs]
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
+        if state:
+            operands = list(operands[0]) if isinstance(operands[0], tuple) else operands
         results = [np.empty(math.prod(dims), dtype) for dims, dtype in shapes]
         arrays = []
         for kind, what in plan:
@@ -231,7 +241,7 @@ def _runner(function: object, args: list[KernelArg], outputs: list[Output], is_t
                 arrays.append(results[what])  # type: ignore[index]
             else:
                 arrays.append(what)
-        function(*arrays)  # type: ignore[operator]
+        function(*arrays)
         shaped = [r.reshape(dims) for r, (dims, _) in zip(results, shapes, strict=True)]
         return tuple(shaped) if is_tuple else shaped[0]
 

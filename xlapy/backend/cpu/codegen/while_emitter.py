@@ -27,18 +27,16 @@ import math
 import time
 from collections.abc import Callable
 
-import numpy as np
 from numba.core.errors import NumbaError
 
 from xlapy.backend.cpu.codegen import data_movement, numba_types
-from xlapy.backend.cpu.codegen.fusion_emitter import module_source
+from xlapy.backend.cpu.codegen.fusion_emitter import module_source, runner
 from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelEmitter, Output, Val
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Value
 from xlapy.shape import Shape
 
 MAX_STATE_ELEMENTS = 1 << 16
@@ -117,7 +115,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         raise NoKernel(f"while {instr.name}: numba could not compile it: {first}") from exc
     function = getattr(module, em.name)
     return Kernel(
-        run=_runner(function, shapes, instr.shape.is_tuple),
+        run=runner(function, em.args, outputs, instr.shape.is_tuple, state=True),
         how=f"numba whole loop, {len(shapes)} state elements",
         source=source,
         compile_seconds=time.perf_counter() - start,
@@ -209,19 +207,3 @@ def _commit(
         with em.enter(loop), em.output_loops(shape.dims, False, "j") as index:
             offset = em.flat_index(index, shape.dims)
             em.emit_in(em.current, f"{names[k]}[{offset}] = {new_values[k]}[{offset}]")
-
-
-def _runner(function: object, shapes: list[Shape], is_tuple: bool):  # type: ignore[no-untyped-def]
-    """``run(operands, ctx)``: the state's leaves in, fresh leaves out."""
-    specs = [(tuple(s.dims), np.dtype(s.element_type.numpy)) for s in shapes]
-
-    def run(operands: list[Value], ctx: RunContext) -> Value:
-        state = operands[0]
-        leaves = state if isinstance(state, tuple) else (state,)
-        arrays = [np.ascontiguousarray(leaf).reshape(-1) for leaf in leaves]  # type: ignore[union-attr]
-        results = [np.empty(math.prod(dims), dtype) for dims, dtype in specs]
-        function(*arrays, *results)  # type: ignore[operator]
-        shaped = tuple(r.reshape(dims) for r, (dims, _) in zip(results, specs, strict=True))
-        return shaped if is_tuple else shaped[0]
-
-    return run
