@@ -3,6 +3,7 @@
   xlapy run FILE [--inputs IN.npz] [--outputs OUT.npz] [--flush-denormals]
                  [--replicas R] [--partitions P] [--infeed FEED.npz] [--outfeed OUT.npz]
                  [--platform cpu|interpreter] [--reference-platform interpreter|cpu]
+                 [--runtime local|mpi] [--outputs-per-rank DIR]
 
 The entry computation's arguments are ``arg0, arg1, ...`` of IN.npz (numpy arrays of the
 parameters' exact dtypes; token parameters need none). Results, tuples flattened, are written
@@ -20,6 +21,10 @@ what its outfeed instructions push (``outfeed0, ...``).
 too and prints, per output, how far the first is from it (max abs and relative difference,
 ulp distance), as XLA's run_hlo_module does; the exit status is 1 when an integer, boolean or
 shape result differs.
+
+``--runtime mpi`` runs the devices over the ranks of an MPI job (``mpirun -n N xlapy run ...
+--runtime mpi``; see ``xlapy.cli.mpi_run``): each rank reads its own devices' inputs; results
+are gathered to rank 0 or written per rank with ``--outputs-per-rank DIR``.
 """
 
 from __future__ import annotations
@@ -72,6 +77,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=DEFAULT_TIMEOUT,
         help="seconds a device waits at a collective before failing",
+    )
+    parser.add_argument(
+        "--runtime",
+        choices=("local", "mpi"),
+        default="local",
+        help="local: one thread per device (default); mpi: devices over the ranks of mpirun",
+    )
+    parser.add_argument(
+        "--outputs-per-rank",
+        metavar="DIR",
+        help="with --runtime mpi: each rank writes its devices' results to DIR/rank<r>.npz",
     )
     parser.add_argument(
         "--max-memory",
@@ -149,6 +165,12 @@ def main(args: argparse.Namespace) -> int:
             raise InvalidArgument(f"--{flag} must be >= 1; got {value}")
     if not args.timeout > 0:
         raise InvalidArgument(f"--timeout must be a positive number of seconds; got {args.timeout}")
+    if args.runtime == "mpi":
+        from xlapy.cli.mpi_run import run_on_mpi
+
+        return run_on_mpi(args)
+    if args.outputs_per_rank:
+        raise InvalidArgument("--outputs-per-rank needs --runtime mpi")
     module = load(Path(args.file))
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions

@@ -62,6 +62,8 @@ class _World:
         self.tag_limit = int(world.Get_attr(MPI.TAG_UB) or 32767)
         self.watchdog = Watchdog(self.rank, lambda: world.Abort(1))
         self.base: Any = None
+        self.agreed = False
+        """Whether the last run ended with every rank's outcome known to this rank."""
         self._groups: dict[tuple[tuple[int, ...], tuple[int, ...]], Any] = {}
         self._lock = threading.Lock()
 
@@ -76,6 +78,21 @@ class _World:
             comm, request = self.mpi.COMM_WORLD.Idup()
             _poll(request, timeout, "runtime mpi: not every rank started its first run")
             self.base = comm
+
+    def gather(self, values: list[Any], timeout: float, root: int | None = 0) -> list[Any] | None:
+        """Every rank's ``values`` concatenated in rank order, on rank ``root`` (None on the
+        others), or on every rank when ``root`` is None."""
+        if self.size == 1:
+            return list(values)
+        from mpi4py.util import pkl5
+
+        comm = pkl5.Intracomm(self.base)
+        with self.watchdog.guard("runtime mpi: gathering the results", timeout):
+            if root is None:
+                gathered = comm.allgather(values)
+            else:
+                gathered = comm.gather(values, root=root)
+        return None if gathered is None else [v for rank in gathered for v in rank]
 
     def group_comm(self, ranks: list[int], group: Sequence[int], timeout: float, what: str) -> Any:
         """The communicator of ``ranks`` for device ``group``; created (by every member, as
@@ -104,6 +121,21 @@ def world() -> _World:
         if _WORLD is None:
             _WORLD = _World()
         return _WORLD
+
+
+def placement(num_devices: int, rank: int, size: int) -> tuple[int, ...]:
+    """The devices rank ``rank`` of ``size`` runs: k = num_devices / size consecutive ones
+    (all of them, on every rank, for a one-device program); raises InvalidArgument when
+    ``size`` does not divide ``num_devices``."""
+    if num_devices == 1:
+        return (0,)
+    if num_devices % size:
+        raise InvalidArgument(
+            f"runtime mpi: {num_devices} devices cannot be spread evenly over {size} ranks; "
+            f"run with a number of ranks that divides {num_devices}"
+        )
+    k = num_devices // size
+    return tuple(range(rank * k, rank * k + k))
 
 
 def _poll(request: Any, timeout: float, message: str, check: Callable[[], None] = bool) -> None:
@@ -138,22 +170,14 @@ class MpiRuntime(Runtime):
         super().__init__(num_replicas, num_partitions, timeout)
         self.world = world()
         self.rank, self.size = self.world.rank, self.world.size
-        n = self.num_devices
-        if n != 1 and n % self.size:
-            raise InvalidArgument(
-                f"runtime mpi: {num_replicas} replicas x {num_partitions} partitions = {n} "
-                f"devices cannot be spread evenly over {self.size} ranks; run with a number "
-                f"of ranks that divides {n}"
-            )
-        self.replicated = n == 1
-        self.per_rank = 1 if self.replicated else n // self.size
+        self._local = placement(self.num_devices, self.rank, self.size)
+        self.replicated = self.num_devices == 1
+        self.per_rank = len(self._local)
         if self.per_rank > 1 and not self.world.threads_ok:
             raise Unimplemented(
                 f"runtime mpi: {self.per_rank} devices per rank need an MPI library with "
                 "MPI_THREAD_MULTIPLE"
             )
-        first = 0 if self.replicated else self.rank * self.per_rank
-        self._local = tuple(range(first, first + self.per_rank))
         self._control: Any = None
         self._service: threading.Thread | None = None
         self._stopping = threading.Event()
@@ -182,25 +206,11 @@ class MpiRuntime(Runtime):
 
     def all_devices(self, local_results: list[Any]) -> list[Any]:
         """Every device's result on every rank (an all-gather over the job)."""
-        if self.replicated or self.size == 1:
+        if self.replicated:
             return local_results
-        from mpi4py.util import pkl5
-
-        comm = pkl5.Intracomm(self.world.base)
-        with self.world.watchdog.guard("runtime mpi: gathering the results", self.timeout):
-            gathered = comm.allgather(local_results)
-        return [value for rank in gathered for value in rank]
-
-    def gather_to_root(self, local_results: list[Any]) -> list[Any] | None:
-        """Every device's result, in device order, on rank 0 (None on the other ranks)."""
-        if self.replicated or self.size == 1:
-            return local_results if self.rank == 0 else None
-        from mpi4py.util import pkl5
-
-        comm = pkl5.Intracomm(self.world.base)
-        with self.world.watchdog.guard("runtime mpi: gathering the results", self.timeout):
-            gathered = comm.gather(local_results, root=0)
-        return None if gathered is None else [value for rank in gathered for value in rank]
+        gathered = self.world.gather(local_results, self.timeout, root=None)
+        assert gathered is not None
+        return gathered
 
     def _members(self, group: Sequence[int]) -> dict[int, list[int]]:
         members: dict[int, list[int]] = {}
@@ -516,6 +526,7 @@ class MpiRuntime(Runtime):
             self._conclude(error)
         finally:
             self._stop()
+        self.world.agreed = len(self.statuses) == self.size
         if error is not None and _is_own(error):
             raise error
         failed = [(r, s) for r, s in sorted(self.statuses.items()) if s[0] == "error"]
@@ -540,6 +551,7 @@ class MpiRuntime(Runtime):
         and starts the service thread."""
         if self._control is not None:
             raise InvalidArgument("runtime mpi: a runtime runs one program once")
+        self.world.agreed = False
         self.world.ensure_base(self.timeout)
         comm, request = self.world.base.Idup()
         _poll(request, self.timeout, "runtime mpi: not every rank started this run")

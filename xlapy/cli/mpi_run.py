@@ -1,0 +1,141 @@
+"""``xlapy run ... --runtime mpi``: one rank of ``mpirun -n N xlapy run PROGRAM ...``.
+
+Each rank reads only its own devices' inputs (``argI``, or ``argI.devD`` for each device D it
+runs; ranks may be given different ``--inputs`` files) and its own ``--infeed``, runs its
+devices on ``xlapy.interpreter.mpi_runtime``, and either sends its results to rank 0, which
+writes ``--outputs`` (``outI.devD``; what the program's outfeed pushed goes to rank 0's
+``--outfeed``, in rank order) or prints them, or writes them itself with
+``--outputs-per-rank DIR`` (``DIR/rank<r>.npz``, with ``outfeedI`` too). Errors are printed
+by every rank, prefixed with its number; a rank whose run ended without every rank's outcome
+known leaves at once (``os._exit``) so that the launcher ends the job instead of a hang.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from xlapy.cli.files import load_npz, save_npz
+from xlapy.errors import InvalidArgument, XlaError
+from xlapy.interpreter.evals.checks import format_value
+from xlapy.interpreter.mpi_runtime import placement, world
+from xlapy.interpreter.run import run
+from xlapy.ir.module import HloModule
+from xlapy.literal import Value
+from xlapy.loader import load
+
+
+def read_local_inputs(path: str | None, module: HloModule, devices: tuple[int, ...]) -> list[Any]:
+    """One entry per parameter for this rank's ``devices``: an array (``argI``), a list of
+    one array per device (``argI.devD``), or None for tokens; raises naming what is missing."""
+    params = module.entry.parameters
+    needed = [i for i, p in enumerate(params) if not p.shape.is_token]
+    if not needed:
+        return [None] * len(params)
+    if path is None:
+        raise InvalidArgument(f"the entry computation takes {len(params)} arguments; pass --inputs")
+    data = load_npz(path, "--inputs")
+    args: list[Any] = [None] * len(params)
+    missing = []
+    for i in needed:
+        if f"arg{i}" in data:
+            args[i] = data[f"arg{i}"]
+        elif all(f"arg{i}.dev{d}" in data for d in devices):
+            args[i] = [data[f"arg{i}.dev{d}"] for d in devices]
+        else:
+            absent = [f"arg{i}.dev{d}" for d in devices if f"arg{i}.dev{d}" not in data]
+            missing.append(f"arg{i} (or {', '.join(absent)})")
+    if missing:
+        raise InvalidArgument(
+            f"--inputs {path} lacks {'; '.join(missing)}; it holds "
+            f"{', '.join(sorted(data)) or 'nothing'}"
+        )
+    return args
+
+
+def run_on_mpi(args: argparse.Namespace) -> int:
+    """Runs this rank's part of the job; returns the exit status (2 after an error)."""
+    mpi = world()
+    try:
+        return _run(args, mpi.rank, mpi.size)
+    except XlaError as err:
+        print(f"error: rank {mpi.rank}: {err}", file=sys.stderr)
+        sys.stderr.flush()
+        if not mpi.agreed and mpi.size > 1:
+            sys.stdout.flush()
+            os._exit(2)  # some rank may never come: let the launcher end the job
+        return 2
+
+
+def _run(args: argparse.Namespace, rank: int, size: int) -> int:
+    if args.reference_platform:
+        raise InvalidArgument(
+            "--reference-platform runs with --runtime local only; compare two --outputs files"
+        )
+    module = load(Path(args.file))
+    replicas = args.replicas or module.config.replica_count
+    partitions = args.partitions or module.config.num_partitions
+    devices = placement(replicas * partitions, rank, size)
+    inputs = read_local_inputs(args.inputs, module, devices)
+    infeed: list[Value] = []
+    if args.infeed:
+        data = load_npz(args.infeed, "--infeed")
+        while f"infeed{len(infeed)}" in data:
+            infeed.append(data[f"infeed{len(infeed)}"])
+    outfeed: list[Value] = []
+    results = run(
+        module,
+        *inputs,
+        platform=args.platform,
+        flush_denormals=args.flush_denormals,
+        replicas=replicas,
+        partitions=partitions,
+        infeed=infeed,
+        outfeed=outfeed,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
+        runtime="mpi",
+    )
+    single = replicas * partitions == 1
+    local = [results] if single else results
+    named = {
+        f"out{i}" + ("" if single else f".dev{d}"): value
+        for d, outs in zip(devices, local, strict=True)
+        for i, value in enumerate(outs)
+    }
+    if args.outputs_per_rank:
+        folder = Path(args.outputs_per_rank)
+        folder.mkdir(parents=True, exist_ok=True)
+        feeds = {f"outfeed{i}": v for i, v in enumerate(outfeed)}
+        _save(str(folder / f"rank{rank}.npz"), "--outputs-per-rank", named | feeds)
+        return 0
+    if single:  # every rank ran the whole program: rank 0 reports it
+        everything, feeds = (named, outfeed) if rank == 0 else (None, None)
+    else:
+        gathered = world().gather(list(named.items()), args.timeout)
+        everything = None if gathered is None else dict(gathered)
+        feeds = world().gather(outfeed, args.timeout)
+    if everything is None or feeds is None:
+        return 0
+    if args.outfeed:
+        _save(args.outfeed, "--outfeed", {f"outfeed{i}": v for i, v in enumerate(feeds)})
+    if args.outputs:
+        _save(args.outputs, "--outputs", everything)
+        return 0
+    for d in range(replicas * partitions):
+        if not single:
+            print(f"device {d}:")
+        for name, value in everything.items():
+            if single or name.endswith(f".dev{d}"):
+                shown = name.split(".")[0]
+                print(f"{'' if single else '  '}{shown} = {format_value(value)}")
+    return 0
+
+
+def _save(path: str, what: str, arrays: dict[str, Value]) -> None:
+    save_npz(path, what, {k: np.asarray(v) for k, v in arrays.items() if isinstance(v, np.ndarray)})
