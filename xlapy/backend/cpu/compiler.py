@@ -36,7 +36,7 @@ def _pipeline(*, verify_each: bool = False) -> Pipeline:
     return default_pipeline(verify=verify_each)
 
 
-def _optimize(module: HloModule) -> tuple[HloModule, list[str]]:
+def _optimize(module: HloModule, pipeline: Pipeline | None) -> tuple[HloModule, list[str]]:
     """An optimized copy of ``module`` and notes for the report.
 
     The copy is verified after the pipeline. When that fails, either the input itself does
@@ -44,7 +44,7 @@ def _optimize(module: HloModule) -> tuple[HloModule, list[str]]:
     pipeline runs again verifying after every pass, which raises VerificationError naming it.
     """
     optimized = clone_module(module)
-    pipeline = _pipeline()
+    pipeline = pipeline or _pipeline()
     start = time.perf_counter()
     pipeline.run(optimized)
     seconds = time.perf_counter() - start
@@ -69,6 +69,7 @@ def compile(
     *,
     flush_denormals: bool = False,
     cache_dir: str | Path | None = None,
+    pipeline: Pipeline | None = None,
 ) -> Executable:
     """Compiles ``module`` for ``platform``.
 
@@ -80,6 +81,8 @@ def compile(
         flush_denormals: flush f32/bf16 subnormals as XLA:CPU does.
         cache_dir: where generated kernels are kept (default ``$XLAPY_CACHE_DIR`` or
             ``~/.cache/xlapy``).
+        pipeline: the passes to run instead of the default pipeline
+            (``xlapy.passes.pipelines.default_pipeline``); ``Pipeline([])`` runs none.
 
     Returns:
         An ``Executable``: call it with ``xlapy.run``'s arguments; ``.report()`` tells how each
@@ -105,7 +108,9 @@ def compile(
     options = CompileOptions(
         flush_denormals=flush_denormals, cache_dir=Path(cache_dir) if cache_dir else None
     )
-    optimized, notes = _optimize(module)
+    if pipeline is not None and not isinstance(pipeline, Pipeline):
+        raise InvalidArgument(f"compile: pipeline must be a Pipeline; got {pipeline!r}")
+    optimized, notes = _optimize(module, pipeline)
     program = Program(optimized, options)
     program.plan(optimized.entry)
     seconds = time.perf_counter() - start
