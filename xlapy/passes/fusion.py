@@ -122,6 +122,7 @@ from xlapy.passes.fusion_policy import (
     FusionLimits,
     NodeKind,
     ReadMaps,
+    access_key,
     all_defined,
     by_operand,
     fused_reads,
@@ -514,7 +515,10 @@ class _ComputationFusion:
         if space_a is None or space_b is None or not space_a.compatible(space_b):
             return _NOT_A_CANDIDATE
         reads = self.reads(a, operand)
-        if set(reads) != set(self.reads(b, operand)) or not reads_each_element_once(reads):
+        keys = {access_key(m) for m in reads}
+        if keys != {access_key(m) for m in self.reads(b, operand)}:
+            return _NOT_A_CANDIDATE
+        if not reads_each_element_once(reads):
             return _NOT_A_CANDIDATE
         too_big = self._too_big([a, b], None)
         if too_big:

@@ -226,7 +226,7 @@ class FusionEditor:
         parameters); its outputs become more outputs of ``fusion``."""
         comp_f, comp_o = fusion.attrs.calls, other.attrs.calls
         comp_f.root = comp_f.root  # explicit: instructions are appended below
-        parameter_for = self._parameter_finder(fusion, ())
+        parameter_for = self._parameter_finder(fusion, _parameters(comp_f), ())
         mapping = {
             id(p): parameter_for(other.operands[p.parameter_number]) for p in comp_o.parameters
         }
@@ -275,12 +275,12 @@ class FusionEditor:
         return self._named(param, f"param_{number}")
 
     def _parameter_finder(
-        self, fusion: HloInstruction, skip: Sequence[int]
+        self, fusion: HloInstruction, params: dict[int, HloInstruction], skip: Sequence[int]
     ) -> Callable[[HloInstruction], HloInstruction]:
         """A function giving the parameter of ``fusion`` that reads an operand (ignoring
-        positions ``skip``), adding a last operand and parameter when there is none."""
+        positions ``skip``), adding a last operand and parameter (to ``params``, the
+        parameters by number) when there is none."""
         comp_f = fusion.attrs.calls
-        params = _parameters(comp_f)
         found: dict[int, HloInstruction] = {}
         for k, existing in enumerate(fusion.operands):
             if k not in skip:
@@ -291,6 +291,7 @@ class FusionEditor:
             if param is None:
                 param = self._parameter(len(fusion.operands), operand.shape)
                 comp_f.add_instruction(param)
+                params[len(fusion.operands)] = param
                 fusion.operands.append(operand)
                 found[id(operand)] = param
             return param
@@ -305,8 +306,9 @@ class FusionEditor:
         comp_f = fusion.attrs.calls
         comp_f.root = comp_f.root  # explicit: instructions are appended below
         positions = [k for k, o in enumerate(fusion.operands) if o is producer]
-        parameter_for = self._parameter_finder(fusion, positions)
-        replaced = [_parameters(comp_f)[k] for k in positions]
+        params = _parameters(comp_f)
+        parameter_for = self._parameter_finder(fusion, params, positions)
+        replaced = [params[k] for k in positions]
         if producer.opcode is Opcode.FUSION:
             inner = producer.attrs.calls
             mapping = {
@@ -332,11 +334,16 @@ class FusionEditor:
         for param in replaced:
             comp_f.replace_all_uses(param, value)
             comp_f.instructions.remove(param)
-        kept = [k for k in range(len(fusion.operands)) if k not in positions]
-        params = _parameters(comp_f)
-        fusion.operands = [fusion.operands[k] for k in kept]
-        for number, k in enumerate(kept):
-            _renumber(params[k], number)
+        # The last operands fill the holes (``_tidy`` puts the operands in order at the end).
+        operands = fusion.operands
+        for hole in sorted(positions, reverse=True):
+            last = len(operands) - 1
+            if hole != last:
+                operands[hole] = operands[last]
+                params[hole] = params[last]
+                _renumber(params[hole], hole)
+            operands.pop()
+            del params[last]
         return value
 
     def _append_outputs(
@@ -389,22 +396,18 @@ class FusionEditor:
             self._users.pop(id(instr), None)
 
     def _tidy(self, fusion: HloInstruction) -> None:
-        """Drops parameters nothing reads and names parameter N ``param_N``."""
+        """Orders the fused computation as the root reaches it (operands first, left to
+        right; parameters first, numbered in that order), drops what the root does not
+        reach (parameters included), names parameter N ``param_N``."""
         comp_f = fusion.attrs.calls
-        used = {id(o) for i in comp_f.instructions for o in i.operands}
-        params = _parameters(comp_f)
-        kept = [k for k in range(len(fusion.operands)) if id(params[k]) in used]
-        if len(kept) != len(fusion.operands):
-            unused = {id(p) for k, p in params.items() if k not in kept}
-            comp_f.instructions = [i for i in comp_f.instructions if id(i) not in unused]
-            fusion.operands = [fusion.operands[k] for k in kept]
-            for number, k in enumerate(kept):
-                _renumber(params[k], number)
-        for param in comp_f.parameters:
-            number = param.parameter_number
+        order = _operands_first(comp_f.root)
+        params = [i for i in order if i.opcode is Opcode.PARAMETER]
+        fusion.operands = [fusion.operands[p.parameter_number] for p in params]
+        for number, param in enumerate(params):
+            _renumber(param, number)
             if not re.fullmatch(rf"param_{number}(\.\d+)?", param.name):
                 self._named(param, f"param_{number}")
-        comp_f.instructions = _fused_order(comp_f)
+        comp_f.instructions = params + [i for i in order if i.opcode is not Opcode.PARAMETER]
 
 
 def _find(instrs: Sequence[HloInstruction], target: HloInstruction) -> int:
@@ -428,3 +431,21 @@ def _fused_order(comp: HloComputation) -> list[HloInstruction]:
     )
     rest = [i for i in comp.instructions if i.opcode is not Opcode.PARAMETER]
     return params + stable_topological_order(rest)
+
+
+def _operands_first(root: HloInstruction) -> list[HloInstruction]:
+    """What ``root`` depends on, each once, operands (left to right) before users."""
+    order: list[HloInstruction] = []
+    seen: set[int] = set()
+    stack: list[tuple[HloInstruction, bool]] = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if expanded:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((o, False) for o in reversed(node.operands) if id(o) not in seen)
+    return order

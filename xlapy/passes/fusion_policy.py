@@ -252,12 +252,27 @@ ReadMaps = dict[int, list[OperandIndexing]]
 """The maps by which a node reads each operand, keyed by the operand's ``id``."""
 
 
+def access_key(indexing: OperandIndexing) -> tuple[IndexingMap, tuple[IndexingMap, ...]]:
+    """What an access reads: its map and its runtime variables' maps (not which copy of
+    the index instruction they come from, which fusing changes)."""
+    return indexing.map, tuple(rt.map for rt in indexing.rt_vars)
+
+
+def _add(group: list[OperandIndexing], indexing: OperandIndexing) -> None:
+    """Adds an access to ``group`` unless it is empty or already there."""
+    if indexing.map.is_undefined or not indexing.map.is_known_empty:
+        key = access_key(indexing)
+        if all(access_key(m) != key for m in group):
+            group.append(indexing)
+
+
 def by_operand(instr: HloInstruction, maps: Sequence[Sequence[OperandIndexing]]) -> ReadMaps:
     """Per-position maps (``iteration_maps``) merged per operand instruction."""
     result: ReadMaps = {}
     for operand, group in zip(instr.operands, maps, strict=True):
         merged = result.setdefault(id(operand), [])
-        merged.extend(m for m in group if m not in merged and not m.map.is_known_empty)
+        for m in group:
+            _add(merged, m)
     return result
 
 
@@ -270,9 +285,7 @@ def fused_reads(consumer: ReadMaps, producer: HloInstruction, own: ReadMaps) -> 
         for operand in producer.operands:
             merged = result.setdefault(id(operand), [])
             for second in own[id(operand)]:
-                composed = compose_operand_indexing(first, second).simplify()
-                if composed not in merged and not composed.map.is_known_empty:
-                    merged.append(composed)
+                _add(merged, compose_operand_indexing(first, second).simplify())
     return result
 
 
@@ -281,7 +294,8 @@ def union(first: ReadMaps, second: ReadMaps) -> ReadMaps:
     result = {k: list(group) for k, group in first.items()}
     for k, group in second.items():
         merged = result.setdefault(k, [])
-        merged.extend(m for m in group if m not in merged)
+        for m in group:
+            _add(merged, m)
     return result
 
 
