@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from xlapy.backend.cpu.compare import compare
-from xlapy.cli.files import load_npz, save_npz
+from xlapy.cli.files import as_argument, load_npz, save_npz
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.run import run
@@ -140,9 +140,12 @@ def read_inputs(path: str | None, module: HloModule, devices: int) -> list[Any]:
     missing = []
     for i in needed:
         if f"arg{i}" in data:
-            args[i] = data[f"arg{i}"]
+            args[i] = as_argument(data[f"arg{i}"], params[i].shape, f"arg{i}", path)
         elif devices > 1 and all(f"arg{i}.dev{d}" in data for d in range(devices)):
-            args[i] = [data[f"arg{i}.dev{d}"] for d in range(devices)]
+            args[i] = [
+                as_argument(data[f"arg{i}.dev{d}"], params[i].shape, f"arg{i}.dev{d}", path)
+                for d in range(devices)
+            ]
         else:
             missing.append(f"arg{i}" if devices == 1 else f"arg{i} (or arg{i}.devD)")
     if missing:
