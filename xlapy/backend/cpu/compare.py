@@ -25,6 +25,7 @@ class Difference:
         type: the output's type in HLO syntax (the reference's when they disagree).
         mismatch: why the two cannot be compared element by element (type or shape), or "".
         differing: number of elements whose bits differ.
+        elements: number of elements of the output.
         max_abs: largest absolute difference (floats and integers).
         max_rel: largest difference relative to the reference's magnitude (where it is not
             zero).
@@ -34,6 +35,7 @@ class Difference:
     type: str
     mismatch: str = ""
     differing: int = 0
+    elements: int = 0
     max_abs: float = 0.0
     max_rel: float = 0.0
     max_ulp: float | None = None
@@ -49,7 +51,8 @@ class Difference:
         if self.identical:
             return "bit-identical"
         text = (
-            f"{self.differing} elements differ; max abs diff {self.max_abs:.6g}, "
+            f"{self.differing} of {self.elements} elements differ; max abs diff "
+            f"{self.max_abs:.6g}, "
             f"max rel diff {self.max_rel:.6g}"
         )
         if self.max_ulp is not None:
@@ -129,6 +132,7 @@ def compare(got: Value, want: Value) -> Difference:
         return Difference(
             want_type,
             differing=differing,
+            elements=want.size,
             max_abs=max(p[0] for p in parts),
             max_rel=max(p[1] for p in parts),
             max_ulp=max(p[2] for p in parts),
@@ -141,6 +145,7 @@ def compare(got: Value, want: Value) -> Difference:
     return Difference(
         want_type,
         differing=differing,
+        elements=want.size,
         max_abs=float(difference.max(initial=0.0)),
         max_rel=float(relative.max(initial=0.0)),
     )
