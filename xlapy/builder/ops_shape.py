@@ -151,7 +151,7 @@ def ConstantR4(builder: XlaBuilder, values: object, dtype: object = None) -> Xla
 
 
 def ConstantFromArray(builder: XlaBuilder, array: object) -> XlaOp:
-    return Constant(builder, np.asarray(array))
+    return Constant(builder, array)
 
 
 def ConstantR0WithType(builder: XlaBuilder, type: object, value: object) -> XlaOp:
@@ -161,14 +161,13 @@ def ConstantR0WithType(builder: XlaBuilder, type: object, value: object) -> XlaO
 def _limit(type_: object, which: str) -> XlaOp | np.ndarray:
     t = etype(type_)
     numpy_type = t.numpy
-    assert numpy_type is not None
+    if numpy_type is None or not (t.is_pred or t.is_integer or t.is_float):
+        raise argument_error("type", f"has no {which.replace('_', ' ')} value; got {t}")
     if t.is_pred:
         return np.asarray(which in ("max", "max_finite"), dtype=numpy_type)
     if t.is_integer:
         info = ml_dtypes.iinfo(numpy_type)  # type: ignore[no-untyped-call]
         return np.asarray(info.min if which.startswith("min") else info.max, dtype=numpy_type)
-    if not t.is_float:
-        raise InvalidArgument(f"{which} value is undefined for element type {t}")
     finfo = ml_dtypes.finfo(numpy_type)  # type: ignore[no-untyped-call]
     has_inf = bool(np.isinf(np.asarray(float("inf")).astype(numpy_type)))
     if which == "min" and has_inf:

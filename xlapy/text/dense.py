@@ -138,8 +138,10 @@ def int_literals(texts: list[str], elem: ElementType) -> np.ndarray:
     for t in texts:
         if t in ("true", "false"):
             values.append(int(t == "true"))
-        elif _DECIMAL_INT.match(t) or _HEX.match(t):
-            values.append(int(t, 0))
+        elif _DECIMAL_INT.match(t):
+            values.append(int(t, 10))  # leading zeros allowed, as MLIR reads them
+        elif _HEX.match(t):
+            values.append(int(t, 16))
         else:
             raise InvalidArgument(f"expected an integer element of type {elem.mlir}; got {t!r}")
     return ints_to_array(values, elem)

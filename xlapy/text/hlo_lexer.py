@@ -219,9 +219,9 @@ class Lexer:
         if pos >= len(text):
             return Token(Tok.EOF, "", pos, pos)
         c = text[pos]
-        if c.isalpha() or c == "_":
+        if (c.isascii() and c.isalpha()) or c == "_":
             return self._lex_identifier(pos)
-        if c.isdigit() or c in "-?.":
+        if (c.isascii() and c.isdigit()) or c in "-?.":
             if text.startswith("->", pos):
                 return Token(Tok.ARROW, "->", pos, pos + 2)
             if text.startswith("...", pos):
