@@ -191,6 +191,8 @@ class MpiRuntime(Runtime):
         self._replies: dict[int, Any] = {}
         self._request_ids = itertools.count()
         self.statuses: dict[int, tuple[str, int, str]] = {}
+        self._silent: set[int] = set()
+        """Ranks a collective waited for in vain: the end of the run does not wait again."""
 
     # ---- placement ---------------------------------------------------------------------
     @property
@@ -392,8 +394,12 @@ class MpiRuntime(Runtime):
             if failed:
                 raise EvaluationError(f"{what}: another device failed first")
             if gone:
-                raise EvaluationError(f"{what}: device(s) {gone} finished their program")
+                raise EvaluationError(
+                    f"{what}: devices {absent} of group {group} never reached this collective: "
+                    f"device(s) {gone} finished their program"
+                )
             if deadline.passed:
+                self._silent.update(waiting)
                 raise EvaluationError(
                     f"{what}: devices {absent} of group {group} never reached this collective "
                     f"(waited {self.timeout:g} s)"
@@ -593,7 +599,10 @@ class MpiRuntime(Runtime):
                     self._requests.append(self._control.isend(status, dest=r, tag=_TAG_STATUS))
         deadline = Deadline(self.timeout)
         while len(self.statuses) < self.size and not deadline.passed:
-            for r in range(self.size):
+            expected = [r for r in range(self.size) if r not in self.statuses]
+            if all(r in self._silent for r in expected):
+                break
+            for r in expected:
                 if r not in self.statuses:
                     message = self._control.improbe(source=r, tag=_TAG_STATUS)
                     if message is not None:
