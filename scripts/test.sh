@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the test suite in a virtualenv (.venv), installing what it needs first: the test tools
-# and the oracle extra (JAX/XLA), so every test that compares with XLA runs.
+# and the oracle extra (JAX/XLA), so every test that compares with XLA runs, and the mpi extra
+# (mpi4py, MPICH), so the MPI runtime's tests (mpirun -n 2 and -n 4 on loopback) run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
-.venv/bin/pip install -q -e '.[test,oracle]'
+.venv/bin/pip install -q -e '.[test,oracle,mpi]'
 .venv/bin/ruff check xlapy tests
 XLAPY_REQUIRE_EXTRAS=1 .venv/bin/python -m pytest -n auto "$@"
