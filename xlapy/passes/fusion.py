@@ -16,8 +16,8 @@ through indexing maps (``xlapy.indexing``). Rules (``fusion_policy.py``, edits i
   input index, another op's output index) is injective (``fusion_injective.py``). A
   broadcast, a reduce over a broadcast dimension, overlapping reduce-windows and two paths
   (``p + transpose(p)``) all read elements more than once.
-* **Indexing.** An op without an indexing rule (an undefined map) is never fused, and no
-  map, wrapped or merged fusion gets one.
+* **Indexing.** An op without an indexing rule (an undefined map) is never fused, merged
+  or wrapped.
 * **Multi-output fusion** (``multi_output``): a producer that still has several users merges
   into a user fusion that reads it at its own loop index (identity map, same iteration
   space), when no other path leads from the producer to that user; two fusions reading one
@@ -33,13 +33,14 @@ through indexing maps (``xlapy.indexing``). Rules (``fusion_policy.py``, edits i
   comparator regions and fused computations are left alone. Limits: ``max_fused_instructions``
   and ``max_fusion_parameters`` per fusion.
 
-Fused computations are named ``fused_computation`` (``param_N`` is operand N), fusions
-``fusion``; fusion changes no evaluation order, so the interpreter's results stay
-bit-identical. Softmax, for example, becomes one fusion per reduction plus an epilogue; the
-exponential (used twice, expensive) is the second output of the sum's fusion:
+Fused computations are named ``fused_computation`` (parameter N, ``param_N``, is operand
+N, numbered in the order the root reaches them), fusions ``fusion``. Fusion changes no
+evaluation order, so the interpreter's results stay bit-identical. Softmax becomes one
+fusion per reduction plus the epilogue; the exponential (expensive, used twice) is the
+second output of the sum's fusion:
 
 >>> import xlapy
->>> from xlapy.text.hlo_printer import PrintOptions, print_hlo
+>>> from xlapy.text.hlo_printer import PrintOptions, print_computation
 >>> module = xlapy.load('''
 ... HloModule softmax
 ... max { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT m = f32[] maximum(a, b) }
@@ -49,61 +50,51 @@ exponential (used twice, expensive) is the second output of the sum's fusion:
 ...   low = f32[] constant(-inf)
 ...   m = f32[4] reduce(x, low), dimensions={1}, to_apply=max
 ...   mb = f32[4,8] broadcast(m), dimensions={0}
-...   e = f32[4,8] exponential(f32[4,8] subtract(x, mb))
+...   d = f32[4,8] subtract(x, mb)
+...   e = f32[4,8] exponential(d)
 ...   zero = f32[] constant(0)
 ...   s = f32[4] reduce(e, zero), dimensions={1}, to_apply=add
-...   ROOT r = f32[4,8] divide(e, f32[4,8] broadcast(s), dimensions={0})
+...   sb = f32[4,8] broadcast(s), dimensions={0}
+...   ROOT r = f32[4,8] divide(e, sb)
 ... }''')
 >>> Fusion().run(module)
 True
->>> print(print_hlo(module, PrintOptions.short_parsable()))  # doctest: +NORMALIZE_WHITESPACE
-HloModule softmax, entry_computation_layout={(f32[4,8]{1,0})->f32[4,8]{1,0}}
-<BLANKLINE>
-max {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT m = f32[] maximum(a, b)
-}
-<BLANKLINE>
-fused_computation {
-  param_0 = f32[4,8]{1,0} parameter(0)
+>>> text = PrintOptions.short_parsable()
+>>> for instr in module.entry.instructions:
+...     if instr.opcode is Opcode.FUSION:
+...         print(print_computation(instr.attrs.calls, options=text))
+fused_computation.3 {
+  param_0.2 = f32[4,8]{1,0} parameter(0)
   low = f32[] constant(-inf)
-  ROOT m.1 = f32[4]{0} reduce(param_0, low), dimensions={1}, to_apply=max
+  ROOT m.1 = f32[4]{0} reduce(param_0.2, low), dimensions={1}, to_apply=max
 }
-<BLANKLINE>
-add {
-  a.1 = f32[] parameter(0)
-  b.1 = f32[] parameter(1)
-  ROOT s = f32[] add(a.1, b.1)
-}
-<BLANKLINE>
-fused_computation.2 {
-  param_0.3 = f32[4,8]{1,0} parameter(0)
-  param_1.2 = f32[4]{0} parameter(1)
-  mb = f32[4,8]{1,0} broadcast(param_1.2), dimensions={0}
-  subtract = f32[4,8]{1,0} subtract(param_0.3, mb)
-  e = f32[4,8]{1,0} exponential(subtract)
+fused_computation.1 {
+  param_0.1 = f32[4,8]{1,0} parameter(0)
+  param_1.1 = f32[4]{0} parameter(1)
+  mb = f32[4,8]{1,0} broadcast(param_1.1), dimensions={0}
+  d = f32[4,8]{1,0} subtract(param_0.1, mb)
+  e = f32[4,8]{1,0} exponential(d)
   zero = f32[] constant(0)
   s.1 = f32[4]{0} reduce(e, zero), dimensions={1}, to_apply=add
   ROOT tuple = (f32[4]{0}, f32[4,8]{1,0}) tuple(s.1, e)
 }
-<BLANKLINE>
-fused_computation.1 {
-  param_0.1 = f32[4,8]{1,0} parameter(0)
+fused_computation {
+  param_0 = f32[4,8]{1,0} parameter(0)
   param_1 = f32[4]{0} parameter(1)
-  broadcast = f32[4,8]{1,0} broadcast(param_1), dimensions={0}
-  ROOT r = f32[4,8]{1,0} divide(param_0.1, broadcast)
+  sb = f32[4,8]{1,0} broadcast(param_1), dimensions={0}
+  ROOT r = f32[4,8]{1,0} divide(param_0, sb)
 }
-<BLANKLINE>
+>>> print(print_computation(module.entry, options=text))  # doctest: +NORMALIZE_WHITESPACE
 ENTRY main {
   x = f32[4,8]{1,0} parameter(0)
-  fusion.3 = f32[4]{0} fusion(x), kind=kInput, calls=fused_computation
-  fusion.2 = (f32[4]{0}, f32[4,8]{1,0}) fusion(x, fusion.3), kind=kInput, calls=fused_computation.2
-  get-tuple-element.1 = f32[4,8]{1,0} get-tuple-element(fusion.2), index=1
-  get-tuple-element = f32[4]{0} get-tuple-element(fusion.2), index=0
-  ROOT fusion = f32[4,8]{1,0} fusion(get-tuple-element.1, get-tuple-element), kind=kLoop, calls=fused_computation.1
+  fusion.3 = f32[4]{0} fusion(x), kind=kInput, calls=fused_computation.3
+  fusion.1 = (f32[4]{0}, f32[4,8]{1,0}) fusion(x, fusion.3), kind=kInput,
+      calls=fused_computation.1
+  get-tuple-element.1 = f32[4,8]{1,0} get-tuple-element(fusion.1), index=1
+  get-tuple-element = f32[4]{0} get-tuple-element(fusion.1), index=0
+  ROOT fusion = f32[4,8]{1,0} fusion(get-tuple-element.1, get-tuple-element), kind=kLoop,
+      calls=fused_computation
 }
-<BLANKLINE>
 """
 
 from __future__ import annotations

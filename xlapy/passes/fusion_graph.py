@@ -20,6 +20,7 @@ from xlapy.shape import Shape
 
 FUSION_NAME = "fusion"
 COMPUTATION_NAME = "fused_computation"
+_TEMPORARY_PARAMETER = "fusion_parameter"
 
 
 def distinct(instrs: Sequence[HloInstruction]) -> list[HloInstruction]:
@@ -218,6 +219,7 @@ class FusionEditor:
         value = self._inline(fusion, producer, move=True)
         self._remove(producer)
         (index,) = self._append_outputs(fusion, [value])
+        _deduplicate(fusion.attrs.calls)
         self._redirect(producer, self._get_tuple_element(fusion, index))
         self._changed(fusion, reorder=True)
 
@@ -240,6 +242,7 @@ class FusionEditor:
             comp_f.add_instruction(instr)
             mapping[id(instr)] = instr
         indices = self._append_outputs(fusion, [mapping[id(o)] for o in old_outputs])
+        _deduplicate(comp_f)
         self.module.computations.remove(comp_o)
         self._remove(other)
         if other.shape.is_tuple:
@@ -272,7 +275,7 @@ class FusionEditor:
 
     def _parameter(self, number: int, shape: Shape) -> HloInstruction:
         param = HloInstruction(Opcode.PARAMETER, shape, (), {"parameter_number": number})
-        return self._named(param, f"param_{number}")
+        return self._named(param, _TEMPORARY_PARAMETER)  # ``param_N`` once numbered (_tidy)
 
     def _parameter_finder(
         self, fusion: HloInstruction, params: dict[int, HloInstruction], skip: Sequence[int]
@@ -408,6 +411,22 @@ class FusionEditor:
             if not re.fullmatch(rf"param_{number}(\.\d+)?", param.name):
                 self._named(param, f"param_{number}")
         comp_f.instructions = params + [i for i in order if i.opcode is not Opcode.PARAMETER]
+
+
+def _deduplicate(comp: HloComputation) -> None:
+    """Merges equal instructions of a fused computation (same op, shape, attributes and
+    operands): merged fusions often hold copies of the same cheap producers."""
+    seen: dict[tuple[object, ...], HloInstruction] = {}
+    for instr in _fused_order(comp):
+        if instr.opcode in (Opcode.PARAMETER, Opcode.TUPLE):
+            continue
+        if instr.opcode is Opcode.CONSTANT and instr.attrs.literal.elided:
+            continue  # an elided constant's values are unknown
+        key = (instr.opcode, instr.shape, tuple(id(o) for o in instr.operands), instr.attrs)
+        kept = seen.setdefault(key, instr)
+        if kept is not instr:
+            comp.replace_all_uses(instr, kept)
+            comp.instructions.remove(instr)
 
 
 def _find(instrs: Sequence[HloInstruction], target: HloInstruction) -> int:
