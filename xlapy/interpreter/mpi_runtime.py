@@ -41,6 +41,10 @@ from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime, is_secondary
 
 _TAG_ERROR, _TAG_FINISHED, _TAG_CHANNEL, _TAG_STATUS, _TAG_GRID = 1, 2, 3, 4, 5
 _FIRST_GROUP_TAG = 64
+LONG_WAIT = 60.0
+"""Seconds, at least, that the ranks wait for each other at the start of a run (processes of
+one job may start seconds apart on a loaded machine) and that a blocking transfer may take
+once every member arrived, before the watchdog ends the job."""
 
 
 class _World:
@@ -87,7 +91,7 @@ class _World:
         from mpi4py.util import pkl5
 
         comm = pkl5.Intracomm(self.base)
-        with self.watchdog.guard("runtime mpi: gathering the results", timeout):
+        with self.watchdog.guard("runtime mpi: gathering the results", max(timeout, LONG_WAIT)):
             if root is None:
                 gathered = comm.allgather(values)
             else:
@@ -337,9 +341,10 @@ class MpiRuntime(Runtime):
             mine = {d: [layout_of(v) for v in values] for d, values in gathered.items()}
         layouts = self._arrive(key, group, members, ranks, mine, what)
         _check_layouts(kind, group, layouts, what)
-        comm = self.world.group_comm(ranks, group, self.timeout, what)
+        comm = self.world.group_comm(ranks, group, max(self.timeout, LONG_WAIT), what)
+        patience = max(self.timeout, LONG_WAIT)
         plan = GroupPlan(
-            comm, group, ranks, members, self.rank, self.world.watchdog, self.timeout, what
+            comm, group, ranks, members, self.rank, self.world.watchdog, patience, what
         )
         if kind == "gather":
             everyone = mpi_collectives.gather(plan, gathered, layouts)
@@ -558,13 +563,14 @@ class MpiRuntime(Runtime):
         if self._control is not None:
             raise InvalidArgument("runtime mpi: a runtime runs one program once")
         self.world.agreed = False
-        self.world.ensure_base(self.timeout)
+        startup = max(self.timeout, LONG_WAIT)
+        self.world.ensure_base(startup)
         comm, request = self.world.base.Idup()
-        _poll(request, self.timeout, "runtime mpi: not every rank started this run")
+        _poll(request, startup, "runtime mpi: not every rank started this run")
         self._control = comm
         grid = np.array([self.num_replicas, self.num_partitions], np.int64)
         grids = np.empty((self.size, 2), np.int64)
-        _poll(comm.Iallgather(grid, grids), self.timeout, "runtime mpi: grid handshake")
+        _poll(comm.Iallgather(grid, grids), startup, "runtime mpi: grid handshake")
         if (grids != grid).any():
             shown = ", ".join(f"rank {r}: {a} x {b}" for r, (a, b) in enumerate(grids.tolist()))
             raise InvalidArgument(
