@@ -69,6 +69,34 @@ def _spec(buffer: Array, counts: Sequence[int]) -> list[Any]:
     return [buffer, list(counts), displacements(counts), MPI.BYTE]
 
 
+def _allgather(plan: GroupPlan, send: Array, recv: Array, counts: Sequence[int]) -> None:
+    """Every rank's ``send`` (``counts[i]`` bytes from rank i) into ``recv``, in rank order;
+    MPI_Allgather when the counts are equal (MPICH's Allgatherv is at times far slower)."""
+    from mpi4py import MPI
+
+    if len(set(counts)) == 1:
+        plan.call("Allgather", [send, MPI.BYTE], [recv, MPI.BYTE])
+    else:
+        plan.call("Allgatherv", [send, MPI.BYTE], _spec(recv, counts))
+
+
+def _alltoall(
+    plan: GroupPlan,
+    send: Array,
+    send_counts: Sequence[int],
+    recv: Array,
+    recv_counts: Sequence[int],
+) -> None:
+    """Block i of ``send`` to rank i, block i of ``recv`` from rank i; MPI_Alltoall when all
+    blocks have one size."""
+    from mpi4py import MPI
+
+    if len({*send_counts, *recv_counts}) == 1:
+        plan.call("Alltoall", [send, MPI.BYTE], [recv, MPI.BYTE])
+    else:
+        plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
+
+
 def gather(
     plan: GroupPlan, values: Mapping[int, object], layouts: Mapping[int, Layout]
 ) -> dict[int, Any]:
@@ -76,10 +104,7 @@ def gather(
     counts = [sum(nbytes(layouts[d]) for d in plan.members[r]) for r in plan.ranks]
     recv = np.empty(sum(counts), np.uint8)
     if sum(counts):
-        from mpi4py import MPI
-
-        send = pack([values[d] for d in plan.local])
-        plan.call("Allgatherv", [send, MPI.BYTE], _spec(recv, counts))
+        _allgather(plan, pack([values[d] for d in plan.local]), recv, counts)
     result: dict[int, Any] = {}
     for r, start in zip(plan.ranks, displacements(counts), strict=True):
         offset = start
@@ -112,7 +137,7 @@ def scatter(
     recv = np.empty(sum(recv_counts), np.uint8)
     if everything:
         send = pack([parts[m][index[t]] for r in others for m in local for t in plan.members[r]])
-        plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
+        _alltoall(plan, send, send_counts, recv, recv_counts)
     received: dict[int, dict[int, Any]] = {t: {} for t in local}
     for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
         offset = start
@@ -207,14 +232,21 @@ def _reduce_in_order(
     lengths = [bounds[j + 1] - bounds[j] for j in range(n)]
     local = plan.local
     flat = {d: np.ascontiguousarray(values[d]).reshape(-1).view(np.uint8) for d in local}
-    send = np.concatenate(
-        [flat[d][bounds[j] * itemsize : bounds[j + 1] * itemsize] for j in range(n) for d in local]
-    )
+    if len(local) == 1:  # its slices in rank order are the array itself
+        send = flat[local[0]]
+    else:
+        send = np.concatenate(
+            [
+                flat[d][bounds[j] * itemsize : bounds[j + 1] * itemsize]
+                for j in range(n)
+                for d in local
+            ]
+        )
     send_counts = [len(local) * lengths[j] * itemsize for j in range(n)]
     mine = lengths[me] * itemsize
     recv_counts = [len(plan.members[r]) * mine for r in plan.ranks]
     recv = np.empty(sum(recv_counts), np.uint8)
-    plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
+    _alltoall(plan, send, send_counts, recv, recv_counts)
     pieces: dict[int, Array] = {}
     for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
         for k, d in enumerate(plan.members[r]):
@@ -225,9 +257,5 @@ def _reduce_in_order(
             acc = fold(acc, pieces[d])
     folded = np.ascontiguousarray(acc, dtype=dtype).view(np.uint8)
     full = np.empty(size * itemsize, np.uint8)
-    from mpi4py import MPI
-
-    plan.call(
-        "Allgatherv", [folded, MPI.BYTE], _spec(full, [length * itemsize for length in lengths])
-    )
+    _allgather(plan, folded, full, [length * itemsize for length in lengths])
     return full.view(dtype).reshape(shape)

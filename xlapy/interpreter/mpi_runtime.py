@@ -66,6 +66,10 @@ class _World:
         self.tag_limit = int(world.Get_attr(MPI.TAG_UB) or 32767)
         self.watchdog = Watchdog(self.rank, lambda: world.Abort(1))
         self.base: Any = None
+        self.spare: Any = None
+        """The control communicator of the last clean run, for the next run to reuse."""
+        self.pending: list[Any] = []
+        """Sends of earlier runs still under way (kept alive until they complete)."""
         self.agreed = False
         """Whether the last run ended with every rank's outcome known to this rank."""
         self._groups: dict[tuple[tuple[int, ...], tuple[int, ...]], Any] = {}
@@ -483,7 +487,7 @@ class MpiRuntime(Runtime):
             if handled:
                 deadline.reset_pause()
             else:
-                deadline.pause()
+                deadline.pause(self._stopping)
 
     def _handle(self, tag: int, message: Any) -> None:
         with self._cond:
@@ -565,8 +569,10 @@ class MpiRuntime(Runtime):
         self.world.agreed = False
         startup = max(self.timeout, LONG_WAIT)
         self.world.ensure_base(startup)
-        comm, request = self.world.base.Idup()
-        _poll(request, startup, "runtime mpi: not every rank started this run")
+        comm, self.world.spare = self.world.spare, None
+        if comm is None:
+            comm, request = self.world.base.Idup()
+            _poll(request, startup, "runtime mpi: not every rank started this run")
         self._control = comm
         grid = np.array([self.num_replicas, self.num_partitions], np.int64)
         grids = np.empty((self.size, 2), np.int64)
@@ -617,8 +623,9 @@ class MpiRuntime(Runtime):
             deadline.pause()
 
     def _stop(self) -> None:
-        """Stops the service thread; after a run every rank finished, takes the messages
-        still on their way and frees the control communicator (whose id MPI reuses)."""
+        """Stops the service thread. After a run every rank finished cleanly, takes the
+        messages still on their way and leaves the control communicator to the next run (a
+        failed run's may hold stray messages: it is dropped)."""
         from mpi4py import MPI
 
         self._stopping.set()
@@ -629,10 +636,10 @@ class MpiRuntime(Runtime):
         if clean:
             while (message := self._control.improbe(MPI.ANY_SOURCE, MPI.ANY_TAG)) is not None:
                 message.recv()
+            self.world.spare = self._control
         with self._cond:
-            self._requests = [r for r in self._requests if not r.Test()]
-            if clean and not self._requests:
-                self._control.Free()
+            pending = self.world.pending + self._requests
+            self.world.pending = [r for r in pending if not r.Test()]
 
 
 def _is_own(exc: BaseException) -> bool:

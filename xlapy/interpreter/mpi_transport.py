@@ -104,23 +104,34 @@ def displacements(counts: Sequence[int]) -> list[int]:
 
 
 class Deadline:
-    """A point in time ``seconds`` from now, polled with a growing sleep (from 20 us to
-    2 ms) so that short waits stay fast and long ones cost little CPU."""
+    """A point in time ``seconds`` from now, polled: the first polls only yield the GIL, then
+    sleeps grow from 20 us to 2 ms, so short waits stay fast and long ones cost little CPU."""
+
+    _SPINS = 200
 
     def __init__(self, seconds: float) -> None:
         self.seconds = seconds
         self.end = time.monotonic() + seconds
-        self._pause = 2e-5
+        self.reset_pause()
 
     @property
     def passed(self) -> bool:
         return time.monotonic() >= self.end
 
-    def pause(self) -> None:
-        time.sleep(self._pause)
+    def pause(self, stop: threading.Event | None = None) -> None:
+        """Sleeps a little (returns early when ``stop`` is set)."""
+        if self._spins < self._SPINS:
+            self._spins += 1
+            time.sleep(0)
+            return
+        if stop is None:
+            time.sleep(self._pause)
+        else:
+            stop.wait(self._pause)
         self._pause = min(self._pause * 2, 2e-3)
 
     def reset_pause(self) -> None:
+        self._spins = 0
         self._pause = 2e-5
 
 

@@ -137,17 +137,55 @@ def _builtin(instr: HloInstruction) -> str | None:
     return _BUILTIN_REDUCTIONS[root.opcode]
 
 
+_UFUNCS = {
+    "add": np.add,
+    "multiply": np.multiply,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+    "and": np.bitwise_and,
+    "or": np.bitwise_or,
+    "xor": np.bitwise_xor,
+}
+_INTEGERS = {np.dtype(f"{kind}{size}") for kind in "iu" for size in (1, 2, 4, 8)}
+
+
+def _exact_ufunc(ctx: Evaluator, builtin: str | None, operands: list[Value]) -> np.ufunc | None:
+    """A numpy ufunc with the reduction computation's bits, or None: every builtin on the
+    standard integer types (wrapping, as the interpreter's integer ops), and/or/xor on pred,
+    add and multiply on f32/f64 (one IEEE operation in the type itself, which is their
+    compute type) while subnormals are kept."""
+    dtypes = {np.asarray(o).dtype for o in operands}
+    if builtin is None or len(dtypes) != 1:
+        return None
+    (dtype,) = dtypes
+    exact = (
+        dtype in _INTEGERS
+        or (dtype == np.bool_ and builtin in ("and", "or", "xor"))
+        or (
+            dtype in (np.float32, np.float64)
+            and builtin in ("add", "multiply")
+            and not ctx.options.flush_denormals
+        )
+    )
+    return _UFUNCS[builtin] if exact else None
+
+
 def _all_reduce(
     ctx: Evaluator, instr: HloInstruction, group: list[int], operands: list[Value]
 ) -> list[Array]:
-    """Each operand folded over the group in group order with the reduction computation."""
+    """Each operand folded over the group in group order with the reduction computation
+    (through a numpy ufunc where that gives the same bits)."""
+    builtin = _builtin(instr)
+    ufunc = _exact_ufunc(ctx, builtin, operands)
 
     def fold(acc: Array, value: Array) -> Array:
+        if ufunc is not None:
+            return np.asarray(ufunc(acc, value))
         return ctx.call(instr.attrs.to_apply, [acc, value])  # type: ignore[return-value]
 
     key = ctx.device.execution_key(instr)
     return ctx.device.runtime.all_reduce(
-        key, group, ctx.device.flat_id, operands, fold, _what(instr), _builtin(instr)
+        key, group, ctx.device.flat_id, operands, fold, _what(instr), builtin
     )
 
 
