@@ -146,18 +146,32 @@ def _index_matrix(indices: Array, index_vector_dim: int, positions: int, entries
     return np.ascontiguousarray(moved).reshape(positions, entries)
 
 
-def _starts(geometry: Geometry, operand_dims: Sequence[int], matrix: Array, clamp: bool) -> Array:
+def _index_arrays(geometry: Geometry, operand_dims: Sequence[int]) -> tuple[Array, ...]:
+    """``(strides, upper, batch_div, batch_mod, batch_strides)`` as int64 arrays: per index
+    vector entry its operand stride and largest start, per batching pair its decoding and
+    operand stride."""
     strides = _strides(operand_dims)
     i64 = np.int64
-    return _bases(
-        matrix,
+    return (
         np.array([strides[d] for d in geometry.index_dims], i64),
         np.array(geometry.upper, i64),
-        clamp,
         np.array(geometry.batch_div, i64),
         np.array(geometry.batch_mod, i64),
         np.array([strides[d] for d in geometry.batch_dims], i64),
     )
+
+
+def _starts(geometry: Geometry, operand_dims: Sequence[int], matrix: Array, clamp: bool) -> Array:
+    strides, upper, div, mod, batch_strides = _index_arrays(geometry, operand_dims)
+    return _bases(matrix, strides, upper, clamp, div, mod, batch_strides)
+
+
+def _index_dtype(t: ElementType) -> np.dtype:
+    """The dtype ``_index_matrix`` gives indices of type ``t``."""
+    native = np.dtype(t.numpy)
+    if native == np.uint64 or native == np.bool_ or native.kind not in "iu":
+        return np.dtype(np.int64)
+    return native
 
 
 def _units(dtype: np.dtype) -> tuple[np.dtype, int]:
@@ -298,46 +312,74 @@ _COMBINE = {
     _OR: "out[t] = a | b",
     _XOR: "out[t] = a ^ b",
     _FMAX: (
-        "if a != a:\n                out[t] = a\n            elif b != b:\n"
-        "                out[t] = b\n            elif a > b or (a == b and not np.signbit(a)):\n"
-        "                out[t] = a\n            else:\n                out[t] = b"
+        "if a != a:\n    out[t] = a\nelif b != b:\n    out[t] = b\n"
+        "elif a > b or (a == b and not np.signbit(a)):\n    out[t] = a\nelse:\n    out[t] = b"
     ),
     _FMIN: (
-        "if a != a:\n                out[t] = a\n            elif b != b:\n"
-        "                out[t] = b\n            elif a < b or (a == b and np.signbit(a)):\n"
-        "                out[t] = a\n            else:\n                out[t] = b"
+        "if a != a:\n    out[t] = a\nelif b != b:\n    out[t] = b\n"
+        "elif a < b or (a == b and np.signbit(a)):\n    out[t] = a\nelse:\n    out[t] = b"
     ),
 }
 
-_SCATTER_SOURCE = """\
-# Sequential scatter ({name}): out[bases[s] + offsets[w]] combined with updates[s, w]
-# for every in-bounds position s (bases[s] >= 0) and window element w, in that order.
+_SCATTER_HEADER = """\
+# Sequential scatter ({name}): out[base(s) + offsets[w]] combined with updates[s, w] for every
+# position s whose window fits (0 <= indices[s, k] <= upper[k] for every k) and every window
+# element w, in that order. base(s) = sum_k indices[s, k] * strides[k] + the batching index
+# ((s // batch_div[j]) % batch_mod[j]) * batch_strides[j]; ``per`` units make one element.
+# Unrolled for {entries} index entries and {batching} batching dimension(s){scalar}.
 import numba
 import numpy as np
 
 
 @numba.njit(cache=True)
-def scatter(out, bases, offsets, updates):
+def scatter(out, indices, strides, upper, batch_div, batch_mod, batch_strides, offsets,
+            updates, per):
     width = offsets.size
-    for s in range(bases.size):
-        base = bases[s]
-        if base < 0:
-            continue
-        for w in range(width):
-            t = base + offsets[w]
-            u = updates[s * width + w]
-            x = out[t]
-            a, b = {operands}
-            {combine}
+    for s in range(indices.shape[0]):
 """
 
 
-def scatter_loop(op: int, swapped: bool, cache_dir: Path | None) -> tuple[Callable[..., None], str]:
-    """The compiled sequential scatter loop of one combiner and its generated source (kept
-    in the kernel cache, compiled code beside it)."""
-    source = _SCATTER_SOURCE.format(
-        name=_NAMES[op], operands="u, x" if swapped else "x, u", combine=_COMBINE[op]
-    )
+def scatter_source(op: int, swapped: bool, entries: int, batching: int, scalar: bool) -> str:
+    """The generated scatter loop of one combiner, with the index decoding unrolled for
+    ``entries`` index entries and ``batching`` batching dimensions; ``scalar``: one-element
+    windows (no window loop)."""
+    lines = [
+        _SCATTER_HEADER.format(
+            name=_NAMES[op],
+            entries=entries,
+            batching=batching,
+            scalar=", one-element windows" if scalar else "",
+        ).rstrip("\n")
+    ]
+    sp = " " * 8
+    for k in range(entries):
+        lines.append(f"{sp}v{k} = np.int64(indices[s, {k}])")
+    if entries:
+        test = " or ".join(f"v{k} < 0 or v{k} > upper[{k}]" for k in range(entries))
+        lines += [f"{sp}if {test}:", f"{sp}    continue"]
+    terms = [f"v{k} * strides[{k}]" for k in range(entries)]
+    terms += [
+        f"(s // batch_div[{j}]) % batch_mod[{j}] * batch_strides[{j}]" for j in range(batching)
+    ]
+    lines.append(f"{sp}base = ({' + '.join(terms) or '0'}) * per")
+    operands = "u, x" if swapped else "x, u"
+    if scalar:
+        body, at = sp, "s"
+        lines.append(f"{sp}t = base + offsets[0]")
+    else:
+        body, at = sp + "    ", "s * width + w"
+        lines += [f"{sp}for w in range(width):", f"{body}t = base + offsets[w]"]
+    lines += [f"{body}u = updates[{at}]", f"{body}x = out[t]", f"{body}a, b = {operands}"]
+    lines += [body + line for line in _COMBINE[op].split("\n")]
+    return "\n".join(lines) + "\n"
+
+
+def scatter_loop(
+    op: int, swapped: bool, entries: int, batching: int, scalar: bool, cache_dir: Path | None
+) -> tuple[Callable[..., None], str]:
+    """The compiled sequential scatter loop and its generated source (kept in the kernel
+    cache, compiled code beside it)."""
+    source = scatter_source(op, swapped, entries, batching, scalar)
     module = load_source(source, cache_dir)
     loop: Callable[..., None] = module.scatter
     return loop, source
@@ -455,10 +497,15 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         (geometry.window_offsets[:, None] * per + np.arange(per)).reshape(-1) for _, per in storages
     ]
     started = time.perf_counter()
-    loop, source = scatter_loop(op, swapped, options.cache_dir)
+    scalar = len(geometry.window_offsets) == 1 and all(per == 1 for _, per in storages)
+    loop, source = scatter_loop(
+        op, swapped, entries, len(geometry.batch_div), scalar, options.cache_dir
+    )
+    index_arrays = _index_arrays(geometry, dims)
     for storage, per in storages:
         zeros = np.zeros(per, storage)
-        loop(zeros, np.zeros(1, np.int64), np.zeros(1, np.int64), zeros)
+        no_positions = np.zeros((0, entries), _index_dtype(shapes[n].element_type))
+        loop(zeros, no_positions, *index_arrays, np.zeros(per, np.int64), zeros, per)
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -467,12 +514,11 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         results = [_target(x, i in ctx.donatable) for i, x in enumerate(inputs)]
         if results[0].size and updates[0].size:
             matrix = _index_matrix(np.asarray(operands[n]), ivd, geometry.positions, entries)
-            bases = _starts(geometry, dims, matrix, clamp=False)
             for i, (result, update) in enumerate(zip(results, updates, strict=True)):
                 storage, per = storages[i]
                 staged = np.ascontiguousarray(update.transpose(order)).reshape(-1)
                 flat = result.reshape(-1).view(storage)
-                loop(flat, bases * per if per > 1 else bases, offsets[i], staged.view(storage))
+                loop(flat, matrix, *index_arrays, offsets[i], staged.view(storage), per)
         return tuple(results) if instr.shape.is_tuple else results[0]
 
     how = f"numba sequential scatter ({_NAMES[op]}), in place when the input is donated"
