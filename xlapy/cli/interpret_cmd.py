@@ -31,6 +31,7 @@ from xlapy.interpreter.run import run
 from xlapy.ir.module import HloModule
 from xlapy.literal import Literal, Value
 from xlapy.loader import read_file
+from xlapy.progress import Progress
 
 PASS, FAIL, UNSUPPORTED, PARSE_ERROR = "pass", "fail", "unsupported", "parse-error"
 
@@ -206,26 +207,30 @@ def _interpret(args: argparse.Namespace) -> int:
     entry_args = parse_args_attr(args.args) if args.args else None
     passed = failed = 0
     worst = 0
-    for path in args.files:
-        try:
-            results = run_file(path, entry_args, platform=args.platform)
-        except XlaError as err:  # this file cannot be read: report it, run the others
-            failed += 1
-            print(f"FAIL {path}: {err}")
-            worst = 2
-            continue
-        for result in results:
-            where = f"{result.file}:{result.name}"
-            if result.passed:
-                passed += 1
-                print(f"PASS {where}")
-                if args.print_results and result.results:
-                    for value in result.results:
-                        print(format_value(value))
+    # On a terminal, a bar on stderr: files done/total, passes and failures so far, ETA.
+    with Progress("interpret", len(args.files), unit="file") as progress:
+        for path in args.files:
+            try:
+                results = run_file(path, entry_args, platform=args.platform)
+            except XlaError as err:  # this file cannot be read: report it, run the others
+                failed += 1
+                print(f"FAIL {path}: {err}")
+                worst = 2
+                progress.advance(f"{passed} passed, {failed} failed")
                 continue
-            failed += 1
-            print(f"FAIL {where}: {result.message}")
-            worst = max(worst, 2 if result.status in (UNSUPPORTED, PARSE_ERROR) else 1)
+            for result in results:
+                where = f"{result.file}:{result.name}"
+                if result.passed:
+                    passed += 1
+                    print(f"PASS {where}")
+                    if args.print_results and result.results:
+                        for value in result.results:
+                            print(format_value(value))
+                    continue
+                failed += 1
+                print(f"FAIL {where}: {result.message}")
+                worst = max(worst, 2 if result.status in (UNSUPPORTED, PARSE_ERROR) else 1)
+            progress.advance(f"{passed} passed, {failed} failed")
     sys.stdout.flush()
     print(f"{passed} passed, {failed} failed")
     return worst
