@@ -23,7 +23,10 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -61,12 +64,12 @@ def worker(sizes: list[int], repeat: int) -> None:
     comm = MPI.COMM_WORLD
     rank, ranks = comm.Get_rank(), comm.Get_size()
 
-    def timed(fn: object) -> float:
+    def timed(fn: Callable[[], object]) -> float:
         times = []
         for i in range(repeat + 1):
             comm.Barrier()
             start = time.perf_counter()
-            fn()  # type: ignore[operator]
+            fn()
             elapsed = comm.allreduce(time.perf_counter() - start, op=MPI.MAX)
             if i:
                 times.append(elapsed)
@@ -78,18 +81,24 @@ def worker(sizes: list[int], repeat: int) -> None:
             module = xlapy.load(program(op, ranks, elements))
             x = np.random.default_rng(rank).standard_normal(elements).astype(np.float32)
             out = np.empty(elements * (ranks if op == "all-gather" else 1), np.float32)
-            plain = {
-                "all-reduce": lambda: comm.Allreduce(x, out, op=MPI.SUM),
-                "all-gather": lambda: comm.Allgather(x, out),
-                "all-to-all": lambda: comm.Alltoall(x, out),
-            }[op]
-            seconds_plain = timed(plain)
-            seconds_xlapy = timed(lambda: xlapy.run(module, x, runtime="mpi", timeout=600))  # noqa: B023
+            seconds_plain = timed(partial(_plain, comm, op, x, out))
+            seconds_xlapy = timed(partial(xlapy.run, module, x, runtime="mpi", timeout=600))
             if rank == 0:
                 row = {"op": op, "ranks": ranks, "mb": size}
                 row |= {"xlapy": seconds_xlapy, "mpi4py": seconds_plain}
                 print(json.dumps(row), flush=True)
-            del x, out
+
+
+def _plain(comm: Any, op: str, x: np.ndarray, out: np.ndarray) -> None:
+    """The mpi4py call of ``op`` on the same buffers (sum for all-reduce)."""
+    from mpi4py import MPI
+
+    if op == "all-reduce":
+        comm.Allreduce(x, out, op=MPI.SUM)
+    elif op == "all-gather":
+        comm.Allgather(x, out)
+    else:
+        comm.Alltoall(x, out)
 
 
 def in_process(op: str, ranks: int, size: int, repeat: int) -> float:
