@@ -23,6 +23,7 @@ import pytest
 from pass_util import assert_same_results
 
 import xlapy
+from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import FusionKind
 from xlapy.ir.clone import clone_module
 from xlapy.ir.module import HloModule
@@ -557,6 +558,13 @@ def test_result_prints_as_xla_does_and_parses_back():
         FusionKind.INPUT,
         FusionKind.LOOP,
     ]
+
+
+def test_options_are_checked():
+    with pytest.raises(InvalidArgument, match=r"max_fused_instructions must be at least 1; got 0"):
+        Fusion(max_fused_instructions=0)
+    with pytest.raises(InvalidArgument, match=r"max_fused_constant_elements must not be negative"):
+        Fusion(max_fused_constant_elements=-1)
 
 
 def test_fusion_is_registered_and_names_stay_unique():

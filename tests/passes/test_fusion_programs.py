@@ -32,7 +32,8 @@ from xlapy.text.hlo_printer import print_hlo
 
 ROOT = Path(__file__).resolve().parents[2]
 DIRECTORIES = (ROOT / "examples", ROOT / "tests" / "e2e" / "data")
-SLOW = {"random_distributions.hlo"}  # about 2400 instructions: seconds of fusion decisions
+# Thousands of instructions (seconds of loading and fusion decisions each): `-m slow`.
+SLOW = {"random_distributions.hlo", "random_distributions.opt.hlo", "rng_bits.opt.hlo"}
 
 
 def _programs() -> list[object]:

@@ -102,6 +102,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from xlapy.errors import InvalidArgument
 from xlapy.indexing.per_op import OperandIndexing
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -142,7 +143,7 @@ class Refusal:
 
 @dataclass
 class FusionReport:
-    """What one run did: ``changed``, and the refusals it met (first reason per pair)."""
+    """What one run did: ``changed``, and the refusals it met (each reason once per pair)."""
 
     changed: bool = False
     refusals: list[Refusal] = field(default_factory=list)
@@ -172,6 +173,18 @@ class Fusion(Pass):
     max_fused_constant_elements: int = 16
     multi_output: bool = True
     wrap_single_ops: bool = True
+
+    def __post_init__(self) -> None:
+        for option in ("max_fused_instructions", "max_fusion_parameters"):
+            if getattr(self, option) < 1:
+                raise InvalidArgument(
+                    f"fusion [options]: {option} must be at least 1; got {getattr(self, option)}"
+                )
+        if self.max_fused_constant_elements < 0:
+            raise InvalidArgument(
+                "fusion [options]: max_fused_constant_elements must not be negative; "
+                f"got {self.max_fused_constant_elements}"
+            )
 
     def run(self, module: HloModule) -> bool:
         return self.fuse(module).changed
@@ -429,7 +442,7 @@ class _ComputationFusion:
         for producer in list(editor.comp.instructions):
             if not editor.alive(producer) or producer.shape.is_tuple:
                 continue
-            if self.kind(producer) is not NodeKind.LOOP:
+            if self.kind(producer) is not NodeKind.LOOP or producer.opcode is Opcode.CONSTANT:
                 continue
             users = editor.users(producer)
             if len(users) + (producer is editor.comp.root) < 2:
@@ -511,6 +524,8 @@ class _ComputationFusion:
             return _NOT_A_CANDIDATE
         if not reads_each_element_once(reads):
             return _NOT_A_CANDIDATE
+        if not all_defined([*self.maps(a).values(), *self.maps(b).values()]):
+            return "an indexing map is undefined (no indexing rule)"
         too_big = self._too_big([a, b], None)
         if too_big:
             return too_big

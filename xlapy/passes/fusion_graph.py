@@ -95,6 +95,7 @@ class FusionEditor:
             for p in instr.control_predecessors:
                 self._control.setdefault(id(p), []).append(instr)
         self._counters: dict[tuple[str, bool], int] = {}
+        self._positions: dict[int, int] | None = None
 
     # ---- queries ----------------------------------------------------------------------
     def _index(self) -> dict[int, dict[int, HloInstruction]]:
@@ -119,8 +120,15 @@ class FusionEditor:
                 self._users.get(id(o), {}).pop(id(instr), None)
 
     def users(self, instr: HloInstruction) -> list[HloInstruction]:
-        """Instructions reading ``instr``, each once."""
-        return list(self._index()[id(instr)].values())
+        """Instructions reading ``instr``, each once, in definition order."""
+        users = self._index()[id(instr)]
+        if len(users) < 2:
+            return list(users.values())
+        positions = self._positions
+        if positions is None:
+            positions = {id(i): k for k, i in enumerate(self.comp.instructions)}
+            self._positions = positions
+        return sorted(users.values(), key=lambda u: positions[id(u)])
 
     def has_other_uses(self, instr: HloInstruction, user: HloInstruction) -> bool:
         """True when something besides ``user`` reads ``instr`` (the root counts)."""
@@ -269,6 +277,7 @@ class FusionEditor:
         """Records an edit of ``fusion`` (fused computations are put in order by ``_tidy``);
         ``reorder`` after a merge: many uses moved, and some users may precede it."""
         self.touched.append(fusion)
+        self._positions = None
         if reorder:
             self._users = None
             self.comp.instructions = stable_topological_order(self.comp.instructions)

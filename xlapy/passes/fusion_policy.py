@@ -161,14 +161,12 @@ def node_kind(instr: HloInstruction, limits: FusionLimits, shared: set[int]) -> 
     comp = instr.attrs.calls
     if instr.attrs.kind not in (FusionKind.LOOP, FusionKind.INPUT) or id(comp) in shared:
         return NodeKind.OPAQUE
-    if instr.control_predecessors:
-        return NodeKind.OPAQUE
     results = outputs(comp)
     root = comp.root
     if root.opcode is Opcode.TUPLE and any(o.shape.is_tuple for o in results):
         return NodeKind.OPAQUE
     kind = NodeKind.LOOP
-    unlimited = FusionLimits(0, 0, max(limits.max_constant_elements, 1 << 62))
+    any_constant = FusionLimits(0, 0, 1 << 62)  # constants already inside may stay
     for i in comp.instructions:
         if i.opcode is Opcode.PARAMETER or (i is root and i.opcode is Opcode.TUPLE):
             if i.opcode is Opcode.PARAMETER and any(i is o for o in results):
@@ -176,7 +174,7 @@ def node_kind(instr: HloInstruction, limits: FusionLimits, shared: set[int]) -> 
             continue
         if i.opcode is Opcode.REDUCE and any(i is o for o in results) and _static_arrays(i):
             kind = NodeKind.INPUT
-        elif not is_loop_op(i, unlimited) or i.control_predecessors:
+        elif not is_loop_op(i, any_constant) or i.control_predecessors:
             return NodeKind.OPAQUE
     return kind
 
@@ -236,8 +234,8 @@ def iteration_maps(instr: HloInstruction) -> list[list[OperandIndexing]]:
         n = len(instr.operands) // 2
         dims = list(instr.operands[0].shape.dims)
         for k in range(len(instr.operands)):
-            m = IndexingMap.identity(dims) if k < n else IndexingMap.scalar(dims)
-            result[k].append(OperandIndexing(m))
+            access = IndexingMap.identity(dims) if k < n else IndexingMap.scalar(dims)
+            result[k].append(OperandIndexing(access))
         return result
     indexing = output_to_input(instr)
     for k, group in enumerate(indexing.maps):
@@ -337,7 +335,7 @@ class IterationSpace:
 def iteration_space(instr: HloInstruction) -> IterationSpace | None:
     """The node's iteration space; None when its outputs loop over different spaces."""
     results = outputs(instr.attrs.calls) if instr.opcode is Opcode.FUSION else [instr]
-    spaces = set()
+    spaces: set[tuple[tuple[int, ...], tuple[int, ...] | None]] = set()
     for out in results:
         if out.opcode is Opcode.REDUCE:
             spaces.add((out.operands[0].shape.dims, tuple(sorted(out.attrs.dimensions))))
