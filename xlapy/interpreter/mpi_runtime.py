@@ -7,17 +7,19 @@ every rank (so a StableHLO ``interpreter.run_parallel`` test spreads its grid ov
 
 The collective evals talk to it through the ``Runtime`` interface. A collective first meets
 the rank's own members (in-process rendezvous); one leader thread per rank then announces the
-collective to the group's other ranks (small point-to-point messages on the run's control
+collective to the group's other ranks (small point-to-point messages on a control
 communicator, polled, so a member that never comes is named after ``timeout`` and a finished
 or failed one at once) and moves the data with MPI collectives on the group's communicator
 (``mpi_collectives``; created once per group, kept for later runs). Channels (send/recv) are
-queues on the rank ``channel % N``; infeed/outfeed are the rank's own queues.
+queues on the rank ``channel % N``; infeed/outfeed are the rank's own queues. A process runs
+one program at a time on this runtime (every rank calls ``run`` in the same order).
 
 Faults: a device error is sent to every rank (which stop at their next wait and report it);
 at the end of a run the ranks agree on the outcome, so every rank raises: the failing rank its
-own error, the others one naming it. A blocking MPI call that outlives the timeout (a rank
-died inside it) ends the job through the watchdog (``MPI_Abort``). After an error, end the job
-(``python -m mpi4py script.py`` aborts every rank on an uncaught exception).
+own error, the others one naming it. A blocking MPI call that outlives the timeout (at least
+``LONG_WAIT``; a rank died inside it) ends the job through the watchdog (``MPI_Abort``). After
+an error, end the job (``python -m mpi4py script.py`` aborts every rank on an uncaught
+exception).
 """
 
 from __future__ import annotations

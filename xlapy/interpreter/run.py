@@ -308,8 +308,9 @@ def prepare_call(
             assert isinstance(arg, list)
             if len(arg) != n:
                 owner = "device" if n == devices.num_devices else "device of this process"
+                count = "=" if n == devices.num_devices else "of"
                 raise InvalidArgument(
-                    f"{where}: a per-device list needs one value per {owner} ({n} of "
+                    f"{where}: a per-device list needs one value per {owner} ({n} {count} "
                     f"{num_replicas} replicas x {num_partitions} partitions); got {len(arg)}"
                 )
             for d, a in zip(local, arg, strict=True):
