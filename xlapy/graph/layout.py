@@ -122,7 +122,8 @@ def _layered(
     pinned: set[str],
 ) -> _Level:
     """Lays out ``items`` (in their given order) joined by ``pairs`` (source, target);
-    ``pinned`` sources keep the top layer instead of moving down to their users."""
+    ``pinned`` items (entered by edges from outside the cluster) keep their first layer;
+    every other item moves down to just above its first user."""
     index = {item: k for k, item in enumerate(items)}
     successors: dict[str, list[str]] = defaultdict(list)
     for a, b in pairs:
@@ -179,8 +180,8 @@ def _layers(
     layer: dict[str, int] = {}
     for item in topological:
         layer[item] = max((layer[p] + 1 for p in preds[item]), default=0)
-    for item in reversed(topological):  # sources move down next to their first user
-        if not preds[item] and succs[item] and item not in pinned:
+    for item in reversed(topological):  # as late as possible: just above the first user
+        if succs[item] and item not in pinned:
             layer[item] = min(layer[s] for s in succs[item]) - 1
     return layer
 
@@ -373,15 +374,21 @@ class _Layouter:
                 self.parent[item] = cluster.id
         # Each edge belongs to the innermost cluster holding both ends, between the items
         # of that cluster that contain them.
+        # Items entered from outside their cluster (a fusion's parameters) stay on its top
+        # layer, where such edges come in.
         self.edges_at: dict[str, list[tuple[Edge, str, str]]] = defaultdict(list)
+        self.entered: dict[str, set[str]] = defaultdict(set)
         for edge in graph.edges:
             up_source, up_target = self._ancestors(edge.source), self._ancestors(edge.target)
             common = set(up_target)
             k = next(k for k, item in enumerate(up_source) if item in common and k > 0)
             level = up_source[k]
-            a, b = up_source[k - 1], up_target[up_target.index(level) - 1]
+            below = up_target[: up_target.index(level)]
+            a, b = up_source[k - 1], below[-1]
             if a != b:
                 self.edges_at[level].append((edge, a, b))
+            for item in below[:-1]:
+                self.entered[self.parent[item]].add(item)
         self.size: dict[str, tuple[float, float]] = {}
         self.header: dict[str, float] = {}
         self.levels: dict[str, _Level] = {}
@@ -409,8 +416,7 @@ class _Layouter:
             self.size[child.id] = self._measure(child)
         items = [*cluster.nodes, *(c.id for c in cluster.clusters)]
         pairs = list(dict.fromkeys((a, b) for _, a, b in self.edges_at[cluster.id]))
-        pinned = {n for n in cluster.nodes if self.graph.nodes[n].is_parameter}
-        level = _layered(items, self.size, pairs, pinned)
+        level = _layered(items, self.size, pairs, self.entered[cluster.id])
         self.levels[cluster.id] = level
         header_width, header_height = _block_size(cluster_lines(cluster))
         self.header[cluster.id] = header_height + CLUSTER_PAD / 2
