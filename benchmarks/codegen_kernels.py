@@ -5,7 +5,8 @@
 Each program is one hand-written fusion (what the fusion pass should produce: gelu as one
 loop, softmax and layer norm as one loop fusion whose row reductions are hoisted, the sum as
 a split reduction). The kernel is timed through ``Kernel.run`` (allocation of the result
-included) beside ``jax.jit(f)`` on the same input (warm; median and minimum of the repeats). Compile
+included) beside ``jax.jit(f)`` on the same input (warm, alternating call by call; median and minimum
+of the repeats). Compile
 times: cold in a fresh process with an empty cache directory, warm in a second fresh
 process on that directory (the numba cache loads, nothing compiles); both after a one-op
 kernel has paid numba's start-up in that process (shown as "start", once per process).
@@ -202,16 +203,22 @@ def _block(fn: Callable[..., Any], values: list[Any]) -> None:
     fn(*values).block_until_ready()
 
 
-def timed_ms(fn: Callable[[], object], repeat: int) -> tuple[float, float]:
-    """Median and minimum of ``repeat`` warm calls, in ms (the minimum is the least disturbed
-    by other processes on a shared machine)."""
-    fn()
-    times = []
+def timed_ms(
+    ours: Callable[[], object], theirs: Callable[[], object], repeat: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median and minimum (ms) of ``repeat`` warm calls of each, the two alternating call by
+    call so that both see the same load on a shared machine (the minimum is the least
+    disturbed)."""
+    ours()
+    theirs()
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return float(np.median(times) * 1e3), float(np.min(times) * 1e3)
+        for fn, record in ((ours, times[0]), (theirs, times[1])):
+            start = time.perf_counter()
+            fn()
+            record.append(time.perf_counter() - start)
+    a, b = (np.array(t) * 1e3 for t in times)
+    return (float(np.median(a)), float(a.min())), (float(np.median(b)), float(b.min()))
 
 
 def compile_in_child(name: str, cache: str) -> tuple[float, float]:
@@ -260,8 +267,9 @@ def main() -> None:
         values = inputs(name)
         jitted = jax.jit(functions[name])
         device_values = [jax.device_put(v) for v in values]
-        ours, ours_min = timed_ms(partial(kernel.run, values, ctx), args.repeat)
-        theirs, theirs_min = timed_ms(partial(_block, jitted, device_values), args.repeat)
+        (ours, ours_min), (theirs, theirs_min) = timed_ms(
+            partial(kernel.run, values, ctx), partial(_block, jitted, device_values), args.repeat
+        )
         got = np.asarray(kernel.run(values, ctx), np.float64)
         want = np.asarray(jitted(*device_values), np.float64)
         error = float(np.max(np.abs(got - want) / np.maximum(np.abs(want), 1e-3)))

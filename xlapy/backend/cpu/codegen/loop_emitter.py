@@ -48,10 +48,10 @@ class Frame:
     parent: Frame | None
     branch: bool = False
     items: list[str | Frame] = field(default_factory=list)
+    depth: int = field(init=False)
 
-    @property
-    def depth(self) -> int:
-        return 0 if self.parent is None else self.parent.depth + 1
+    def __post_init__(self) -> None:
+        self.depth = 0 if self.parent is None else self.parent.depth + 1
 
     def path(self) -> list[Frame]:
         """The frames from the function body down to this one."""
@@ -175,7 +175,6 @@ class KernelEmitter:
         self.scopes: dict[int, int] = {}
         self.parallel = False
         self.exact = True
-        self.notes: list[str] = []
         self._names: set[str] = set(_RESERVED) | {self.name}
         self._maps: dict[int, list[list[OperandIndexing]]] = {}
         self._scope_counter = 0
@@ -222,10 +221,6 @@ class KernelEmitter:
         return name
 
     # ---- frames -------------------------------------------------------------------------
-    @property
-    def path(self) -> list[Frame]:
-        return self._path
-
     def on_path(self, frame: Frame) -> bool:
         depth = frame.depth
         return depth < len(self._path) and self._path[depth] is frame
@@ -349,12 +344,6 @@ class KernelEmitter:
 
     def emit_in(self, frame: Frame, statement: str) -> None:
         frame.items.append(statement)
-
-    def literal(self, value: object, t: ElementType) -> Val:
-        text = numba_types.literal(value, t)
-        if text is None:
-            raise NoKernel(f"constant {value!r} of type {t} has no literal")
-        return Val(text, t, self.top)
 
     # ---- index expressions ----------------------------------------------------------------
     def _domain_map(self, results: Sequence[AffineExpr]) -> IndexingMap:

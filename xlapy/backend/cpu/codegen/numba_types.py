@@ -72,11 +72,6 @@ def signed_ctor(t: ElementType) -> str:
     return f"np.int{t.bits}"
 
 
-def bits_type(t: ElementType) -> ElementType:
-    """The unsigned integer type holding the bit pattern of ``t``."""
-    return dtypes.unsigned_of_width(t.bits)
-
-
 def literal(value: object, t: ElementType) -> str | None:
     """Exact source for the scalar ``value`` of type ``t``, or None when no literal spells it
     (a NaN with a payload other than the default quiet NaN: pass it as an array instead)."""
