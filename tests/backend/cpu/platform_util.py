@@ -4,11 +4,15 @@ integers, booleans and tokens; floats within a few ulp or a relative bound)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
 
+from xlapy.backend.cpu import kernel as kernel_module
 from xlapy.backend.cpu.compare import compare
+from xlapy.ir.opcode import Opcode
 
 ROOT = Path(__file__).resolve().parents[3]
 DIRECTORIES = (ROOT / "examples", ROOT / "tests" / "e2e" / "data")
@@ -69,3 +73,19 @@ def assert_agrees(got: object, want: object, where: str) -> None:
     else:
         ok = _close_floats(got, want)
     assert ok.all(), f"{where}: {difference.describe()}"
+
+
+@contextmanager
+def only_generic_while() -> Iterator[None]:
+    """Within the block, while loops use only the generic kernel (the loop in Python over
+    compiled sub-plans), whatever whole-loop kernels are registered."""
+    from xlapy.backend.cpu.kernels.control import while_kernel
+
+    kernel_module.load_kernels()
+    entries = kernel_module.KERNELS[Opcode.WHILE]
+    saved = list(entries)
+    entries[:] = [e for e in entries if e.factory is while_kernel]
+    try:
+        yield
+    finally:
+        entries[:] = saved

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import xlapy
+from tests.backend.cpu.platform_util import only_generic_while
 from xlapy.backend.cpu import kernel as kernel_module
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, RunContext
 from xlapy.backend.cpu.liveness import Liveness, NodeInfo, Origin, analyze
@@ -200,17 +201,8 @@ def spy() -> Iterator[list[tuple[str, frozenset[int]]]]:
 
 @pytest.fixture
 def generic_while() -> Iterator[None]:
-    """Only the generic while kernel (loop in Python over sub-plans) for the test."""
-    from xlapy.backend.cpu.kernels.control import while_kernel
-
-    kernel_module.load_kernels()
-    entries = kernel_module.KERNELS[Opcode.WHILE]
-    saved = list(entries)
-    entries[:] = [e for e in entries if e.factory is while_kernel]
-    try:
+    with only_generic_while():
         yield
-    finally:
-        entries[:] = saved
 
 
 def compiled(text: str) -> xlapy.Executable:
