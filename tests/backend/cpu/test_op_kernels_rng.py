@@ -7,7 +7,17 @@ import time
 import ml_dtypes
 import numpy as np
 import pytest
-from op_kernels_util import assert_same, run_both
+from op_kernels_util import assert_same, build, run_both
+
+from xlapy.backend.cpu.kernel import RunContext
+from xlapy.interpreter.evaluator import Evaluator
+from xlapy.text.hlo_parser import parse_hlo
+
+
+def context():
+    evaluator = Evaluator(parse_hlo("HloModule m\nENTRY e {\n  ROOT c = f32[] constant(0)\n}"))
+    return RunContext(evaluator.device, evaluator, evaluator.call)
+
 
 TYPES = {
     "u32": np.uint32, "s32": np.int32, "u64": np.uint64, "s64": np.int64, "f32": np.float32,
@@ -57,3 +67,39 @@ def test_rng_bit_generator_is_fast():
         started = time.perf_counter()
         kernel.run([state], None)
         assert time.perf_counter() - started < 1.0
+
+
+def rng_text(t, dims, distribution):
+    shape = ",".join(map(str, dims))
+    return f"""HloModule m
+ENTRY e {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT r = {t}[{shape}] rng(a, b), distribution={distribution}
+}}"""
+
+
+@pytest.mark.parametrize("t", ["f32", "f64", "bf16", "f16", "s32", "u32", "s64", "u64"])
+@pytest.mark.parametrize("distribution", ["rng_uniform", "rng_normal"])
+def test_rng_matches_interpreter(t, distribution):
+    if distribution == "rng_normal" and t[0] in "su":
+        pytest.skip("normal is defined for floats only")
+    params = {"f": [(0.0, 1.0), (-3.5, 7.25), (2.0, 2.0), (1e30, -1e30)], "s": [(-5, 9), (7, 7)]}
+    params["u"] = [(3, 1000), (9, 2)]
+    params["b"] = [(0.0, 1.0), (-3.5, 7.25)]
+    if t == "f16":
+        params["f"] = params["b"]
+    for low, high in params[t[0]]:
+        for dims in [(), (1,), (7,), (4, 5), (3, 1, 9), (1000,)]:
+            args = [np.array(low, TYPES[t]), np.array(high, TYPES[t])]
+            if dims == () and t[0] in "su":
+                # The interpreter's eval returns a numpy scalar here (its result check fails).
+                module = parse_hlo(rng_text(t, dims, distribution))
+                got = build(module.entry.root).run(args, context())
+                assert isinstance(got, np.ndarray)
+                assert got.shape == ()
+                assert got.dtype == TYPES[t]
+                continue
+            got, want, kernel = run_both(rng_text(t, dims, distribution), *args)
+            assert kernel.exact
+            assert_same(got, want)

@@ -5,7 +5,12 @@ which follows XLA's ``rng_bit_generator_expander`` and ``prng.cc``), bit for bit
 ThreeFry: one counter per element of the half shape (32-bit outputs; the two words go to the
 two halves of the first even dimension, else the largest) or per element (64-bit outputs).
 Philox: one 128-bit counter per four 32-bit (two 64-bit) outputs, round-robin. ``rng_default``
-is Philox. ``rng`` (uniform/normal distributions) stays on the interpreter.
+is Philox.
+
+``rng`` (uniform/normal, XLA's RngExpander as the interpreter implements it): Philox bits
+from the device state here, uniform floats as one hardware fused multiply-add per element
+(equal to the interpreter's exact FMA emulation), the Box-Muller transform with the
+interpreter's numpy formulas.
 """
 
 from __future__ import annotations
@@ -16,10 +21,12 @@ from collections.abc import Sequence
 
 import numba
 import numpy as np
+from numba.extending import intrinsic
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.dtypes import ElementType
-from xlapy.ir.attrs import RandomAlgorithm
+from xlapy.interpreter.evals.rng import RNG_KEY, get_and_update_state
+from xlapy.ir.attrs import RandomAlgorithm, RandomDistribution
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
@@ -155,14 +162,19 @@ def threefry_bits(key: int, counter: int, dims: Sequence[int], bits: int) -> tup
     count = math.prod(half)
     x0, x1 = np.empty(count, np.uint32), np.empty(count, np.uint32)
     threefry_words(np.uint64(counter), np.uint64(key0), np.uint64(key1), x0, x1)
+    out = _combine_halves(x0.reshape(half), x1.reshape(half), split, dims)
+    return out, (counter + count) & _MASK64
+
+
+def _combine_halves(first: Array, second: Array, split: int, dims: Sequence[int]) -> Array:
+    """XLA's CombineShapePair: two half-shape arrays interleaved along ``split`` (first at
+    even positions), the padding element of an odd dimension dropped."""
     if not dims:
-        return x0.reshape(()), (counter + count) & _MASK64
-    # CombineShapePair: the halves interleaved along the split dimension, padding dropped.
-    both = np.stack([x0.reshape(half), x1.reshape(half)], axis=split + 1)
-    merged = list(half)
+        return first.reshape(())
+    both = np.stack([first, second], axis=split + 1)
+    merged = list(first.shape)
     merged[split] *= 2
-    out = both.reshape(merged)[tuple(slice(0, d) for d in dims)]
-    return np.ascontiguousarray(out), (counter + count) & _MASK64
+    return np.ascontiguousarray(both.reshape(merged)[tuple(slice(0, d) for d in dims)])
 
 
 def philox_bits(key: int, counter: int, dims: Sequence[int], bits: int) -> tuple[Array, int]:
@@ -253,3 +265,118 @@ def rng_bit_generator_kernel(instr: HloInstruction, options: CompileOptions) -> 
     name = "ThreeFry-2x32" if three_fry else "Philox-4x32"
     return Kernel(run=run, how=f"numba {name}, parallel over counters",
                   compile_seconds=compile_seconds, exact=True, views=())  # fmt: skip
+
+
+# ---- rng (uniform and normal distributions) ------------------------------------------------
+
+
+@intrinsic
+def _fma(typingctx: object, x: object, y: object, z: object) -> object:
+    """``x * y + z`` rounded once (LLVM's fma: the FMA instruction, or libm's fma)."""
+
+    def codegen(context: object, builder: object, signature: object, args: object) -> object:
+        return builder.fma(*args)  # type: ignore[attr-defined]
+
+    return x(x, y, z), codegen  # type: ignore[operator]
+
+
+@numba.njit(cache=True, parallel=True)
+def _uniform_f32(bits: Array, span: float, low: float, out: Array) -> None:
+    """``fma(top 23 bits * 2**-23, span, low)`` in f32 (XLA's uniform floats)."""
+    for i in numba.prange(bits.size):
+        unit = np.float32(bits[i] >> np.uint32(9)) * np.float32(2.0**-23)
+        out[i] = _fma(unit, np.float32(span), np.float32(low))
+
+
+@numba.njit(cache=True, parallel=True)
+def _uniform_f64(bits: Array, span: float, low: float, out: Array) -> None:
+    """``fma(top 52 bits * 2**-52, span, low)`` in f64."""
+    for i in numba.prange(bits.size):
+        unit = np.float64(bits[i] >> np.uint64(12)) * 2.0**-52
+        out[i] = _fma(unit, span, low)
+
+
+def _unit(bits: Array, dtype: np.dtype) -> Array:
+    """The top mantissa bits as a float in [0, 1) (before the affine map)."""
+    mantissa = 23 if dtype == np.float32 else 52
+    shifted = bits >> bits.dtype.type(bits.dtype.itemsize * 8 - mantissa)
+    return shifted.astype(dtype) * dtype.type(2.0**-mantissa)
+
+
+def _box_muller(x0: Array, x1: Array) -> tuple[Array, Array]:
+    """XLA's BoxMullerTransform with the interpreter's arithmetic: ``u1 = max(x0, 1e-7f)``,
+    ``u2 = sqrt(-2 log u1)``, ``(sin(2 pi x1) u2, cos(2 pi x1) u2)``, the transcendental
+    functions in f64 rounded once."""
+    dtype = x0.dtype.type
+    u1 = np.maximum(x0, dtype(np.float32(1.0e-7)))
+    v1 = dtype(2.0 * math.pi) * x1
+    u2 = np.sqrt(dtype(-2.0) * np.log(u1.astype(np.float64)).astype(x0.dtype))
+    sin = np.sin(v1.astype(np.float64)).astype(x0.dtype)
+    cos = np.cos(v1.astype(np.float64)).astype(x0.dtype)
+    return sin * u2, cos * u2
+
+
+def _uniform_int(bits: Array, a: Array, b: Array, t: ElementType) -> Array:
+    """``a + (dist >> 1) + (dist - (dist >> 1))``, ``dist = bits mod (b - a)`` on the unsigned
+    view (``bits`` itself when ``b == a``): XLA's ConvertRandomBitsToUniformInt."""
+    unsigned = np.dtype(f"u{t.bits // 8}")
+    with np.errstate(over="ignore"):
+        span = b.view(unsigned) - a.view(unsigned)
+        dist = bits % span if span != 0 else bits
+        half = dist >> unsigned.type(1)
+        total: Array = a.view(unsigned) + half + (dist - half)
+    return total.astype(unsigned).view(np.dtype(t.numpy))
+
+
+_RNG_TYPES = ("f16", "bf16", "f32", "f64", "s32", "u32", "s64", "u64")
+
+
+@kernel_for(Opcode.RNG, priority=10)
+def rng_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """Rng (uniform/normal), bit-identical to the interpreter's eval: the same device state,
+    key and Philox counters, uniform floats by hardware FMA, normals by Box-Muller."""
+    t = instr.shape.element_type
+    distribution = instr.attrs.distribution
+    normal = distribution is RandomDistribution.NORMAL
+    if not instr.shape.is_array or t.name not in _RNG_TYPES or (normal and not t.is_float):
+        raise NoKernel(f"{distribution.value} of {t} (the interpreter reports it)")
+    if len(instr.operands) not in (2, 3) or any(o.shape.rank for o in instr.operands[:2]):
+        raise NoKernel("operands (the interpreter reports it)")
+    dims = instr.shape.dims
+    units = math.prod(dims) * (2 if t.bits == 64 else 1)
+    dtype = np.dtype(np.float64 if t.bits == 64 else np.float32)
+    width = 64 if t.bits == 64 else 32
+    started = time.perf_counter()
+    philox_bits(0, 0, (2,), width)
+    if t.is_float and not normal:
+        uniform = _uniform_f64 if width == 64 else _uniform_f32
+        uniform(np.zeros(1, f"u{width // 8}"), dtype.type(1), dtype.type(0), np.zeros(1, dtype))
+    compile_seconds = time.perf_counter() - started
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        a, b = (np.asarray(x) for x in operands[:2])
+        state = get_and_update_state(ctx.evaluator, units)
+        device = ctx.evaluator.device
+        key = RNG_KEY ^ device.replica_id ^ (device.partition_id << 32)
+        if not t.is_float:
+            bits, _ = philox_bits(key, state, dims, t.bits)
+            return np.asarray(_uniform_int(bits, a, b, t)).reshape(dims)
+        low, high = a.astype(dtype), b.astype(dtype)
+        with np.errstate(all="ignore"):
+            if normal:
+                split, half = _split_halves(dims)
+                pair_dims = (*half[: split + 1], 2, *half[split + 1 :])
+                bits, _ = philox_bits(key, state, pair_dims, width)
+                values = _unit(bits, dtype)
+                z0, z1 = _box_muller(
+                    np.take(values, 0, axis=split + 1), np.take(values, 1, axis=split + 1)
+                )
+                out = low + high * _combine_halves(z0, z1, split, dims)
+            else:
+                bits, _ = philox_bits(key, state, dims, width)
+                out = np.empty(dims, dtype)
+                uniform(bits.reshape(-1), dtype.type(high - low), low[()], out.reshape(-1))
+        return np.asarray(out).astype(t.numpy)
+
+    how = f"numba Philox-4x32 + {'Box-Muller' if normal else 'FMA'} ({distribution.value})"
+    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
