@@ -11,7 +11,7 @@ from __future__ import annotations
 import io
 import sys
 from types import TracebackType
-from typing import TextIO
+from typing import Never, TextIO
 
 from tqdm import tqdm
 
@@ -28,7 +28,7 @@ class _LinesAboveBar(io.TextIOBase):
     """Stands for stdout while a bar is shown: complete lines go out with the bar lifted
     (tqdm's ``clear``, then ``refresh``); a partial line waits for its end, or ``finish``."""
 
-    def __init__(self, target: TextIO, bar: tqdm[None]) -> None:
+    def __init__(self, target: TextIO, bar: tqdm[Never]) -> None:
         super().__init__()
         self.target = target
         self.bar = bar
@@ -78,13 +78,13 @@ class Progress:
         self.description = description
         self.total = total
         self.unit = unit
-        self.bar: tqdm[None] | None = None
+        self.bar: tqdm[Never] | None = None
         self.saved_stdout: TextIO | None = None
         self.lines: _LinesAboveBar | None = None
 
     def __enter__(self) -> Progress:
         if self.enabled:
-            self.bar = tqdm(
+            bar: tqdm[Never] = tqdm(
                 total=self.total,
                 desc=self.description,
                 unit=self.unit,
@@ -92,8 +92,9 @@ class Progress:
                 dynamic_ncols=True,
                 leave=False,
             )
+            self.bar = bar
             self.saved_stdout = sys.stdout
-            self.lines = _LinesAboveBar(sys.stdout, self.bar)
+            self.lines = _LinesAboveBar(sys.stdout, bar)
             sys.stdout = self.lines
         return self
 
