@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_fusion import assert_clean_fusions
+from test_fusion_pass import assert_clean_fusions
 
 import xlapy
 from xlapy.ir.clone import clone_module
