@@ -1,7 +1,8 @@
 """fusion on real programs: every JAX program of ``examples/`` and ``tests/e2e/data/`` (the
-HLO JAX hands to XLA and XLA:CPU's optimized HLO, which is full of fusions already) fuses
-into a module that verifies, prints and parses back to the same text, does not change on a
-second run and gives bit-identical interpreter results on the saved inputs."""
+HLO JAX hands to XLA and XLA:CPU's optimized HLO, which is full of fusions already), and the
+SPMD programs of ``tests/e2e/collectives/``, fuses into a module that verifies, prints and
+parses back to the same text, does not change on a second run and gives bit-identical
+interpreter results on the saved inputs."""
 
 from __future__ import annotations
 
@@ -66,6 +67,26 @@ def test_program_fuses_with_bit_identical_results(path: Path):
     want = xlapy.run(original, *inputs, flush_denormals=flush)
     got = xlapy.run(module, *inputs, flush_denormals=flush)
     assert values_equal(tuple(want), tuple(got)), f"{path.name}: results differ after fusion"
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "tests" / "e2e" / "collectives").glob("*.hlo")), ids=lambda p: p.name
+)
+def test_spmd_program_fuses_with_bit_identical_results(path: Path):
+    """JAX's shard_map programs for 8 devices (collectives are never fused)."""
+    original = xlapy.load(path)
+    module = clone_module(original)
+    Pipeline([Fusion()], verify=True).run(module)
+    assert not Fusion().run(module), "a second run changed the module"
+    data = np.load(path.with_suffix(".npz"))
+    devices = original.config.replica_count * original.config.num_partitions
+    args = [
+        [data[f"arg{i}.dev{d}"] for d in range(devices)]
+        for i in range(len(original.entry.parameters))
+    ]
+    want, got = xlapy.run(original, *args), xlapy.run(module, *args)
+    for d, (w, g) in enumerate(zip(want, got, strict=True)):
+        assert values_equal(tuple(w), tuple(g)), f"{path.name}: device {d} differs after fusion"
 
 
 def assert_nothing_left_to_wrap(module: xlapy.HloModule) -> None:

@@ -197,6 +197,7 @@ class FusionEditor:
             {"kind": kind, "calls": comp_f},
             name=FUSION_NAME,
             metadata=instr.metadata,
+            sharding=instr.sharding,
         )
         fusion.parent = self.comp
         self._named(fusion, FUSION_NAME)
