@@ -13,7 +13,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from tests.graph.test_model import FAMILIES_HLO, PROGRAMS
+from tests.graph.test_model import EXAMPLES, FAMILIES_HLO, PROGRAMS
 from xlapy.errors import InvalidArgument
 from xlapy.graph import build_graph, render
 from xlapy.graph.dot import dot_to_svg, to_dot
@@ -24,6 +24,7 @@ from xlapy.loader import load
 
 SVG = "{http://www.w3.org/2000/svg}"
 NASTY = "x<&>\"\\'</script><b>\n%"
+STABLEHLO = sorted(EXAMPLES.glob("*.mlir"))
 NEEDS_DOT = pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz dot not installed")
 
 
@@ -204,7 +205,7 @@ def test_builtin_layout_geometry(path: Path) -> None:
         assert downward or (y0, y1) == (source.y, target.bottom)
 
 
-@pytest.mark.parametrize("path", PROGRAMS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", PROGRAMS + STABLEHLO, ids=lambda p: p.name)
 def test_render_every_example(path: Path, tmp_path: Path) -> None:
     graph = build_graph(load(path, verify=False))
     assert to_dot(graph).count(" -> ") == len(graph.edges)
