@@ -184,8 +184,8 @@ def _same_function(x: HloInstruction, y: HloInstruction, px: int, py: int) -> bo
             and x.parameter_number == px
             and y.parameter_number == py
         )
-    if x is y:
-        return x.opcode is Opcode.CONSTANT
+    if x is y and (px == py or x.opcode is Opcode.CONSTANT):
+        return True  # one node reading the same parameter (or none)
     return (
         x.opcode is y.opcode
         and x.shape == y.shape
