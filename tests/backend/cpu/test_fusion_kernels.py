@@ -258,3 +258,50 @@ ENTRY e {
     ]
     got, want, _ = run_root(text, args)
     assert_bitwise(got, want, "degenerate broadcast")
+
+
+GATHERS = [
+    # table[ids]: rows of a [7,5] table, ids s32[4] (index_vector_dim past the end)
+    (
+        "f32[7,5]", "s32[4]", "f32[4,5]",
+        "offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, "
+        "slice_sizes={1,5}",
+    ),
+    # 2-d starts, windows of 2x3, one index vector per row of s64[3,2]
+    (
+        "s8[6,8]", "s64[3,2]", "s8[3,2,3]",
+        "offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, "
+        "index_vector_dim=1, slice_sizes={2,3}",
+    ),
+    # a batching dimension (take along axis 1 per batch), u32 indices
+    (
+        "u16[3,9]", "u32[3,4,1]", "u16[3,4]",
+        "offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, index_vector_dim=2, "
+        "operand_batching_dims={0}, start_indices_batching_dims={0}, slice_sizes={1,1}",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("operand", "indices", "result", "attrs"), GATHERS)
+def test_gather_reads_clamped_starts_from_its_indices(operand, indices, result, attrs) -> None:
+    text = f"""HloModule m
+fused (p0: {operand}, p1: {indices}) -> {result} {{
+  p0 = {operand} parameter(0)
+  p1 = {indices} parameter(1)
+  ROOT g = {result} gather(p0, p1), {attrs}
+}}
+ENTRY e {{
+  a = {operand} parameter(0)
+  b = {indices} parameter(1)
+  ROOT f = {result} fusion(a, b), kind=kLoop, calls=fused
+}}"""
+    module = load(text)
+    shapes = [o.shape for o in module.entry.root.operands]
+    rng = np.random.default_rng(11)
+    table = values(shapes[0].element_type, shapes[0].dims, rng)
+    t = shapes[1].element_type
+    ids = rng.integers(0, 12, shapes[1].dims).astype(t.numpy)
+    if t.is_signed:
+        ids[..., 0] -= 3  # negative starts clamp to 0, large ones to the last window
+    got, want, _ = run_root(text, [table, ids])
+    assert_bitwise(got, want, f"gather {operand} by {indices}")

@@ -1,5 +1,5 @@
 """Element generators of data-movement ops and leaves: broadcast, reshape, bitcast,
-transpose, slice, reverse, dynamic-slice (operand element at the op's indexing map, no
+transpose, slice, reverse, dynamic-slice, gather (operand element at the op's indexing map, no
 statement of their own), concatenate, pad and dynamic-update-slice (a branch per region of
 the maps' domains), iota, constants (scalars inline, arrays as kernel arguments),
 get-tuple-element, and fusions and calls nested in generated code (generated inline).
@@ -42,9 +42,11 @@ def _check(instr: HloInstruction) -> ElementType:
     Opcode.SLICE,
     Opcode.REVERSE,
     Opcode.DYNAMIC_SLICE,
+    Opcode.GATHER,
 )
 def moved(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
-    """The operand element at the op's map (dynamic offsets clamped as XLA does)."""
+    """The operand element at the op's map (dynamic offsets, and gather's start indices read
+    from its indices operand, clamped as XLA does)."""
     t = _check(instr)
     if instr.operands[0].shape.element_type is not t:
         raise NoKernel(f"{instr.opcode.value} {instr.name}: changes the element type")
