@@ -303,16 +303,24 @@ def _machine() -> str:
 
 
 def _commit() -> str:
+    """HEAD's short hash, with the count of uncommitted files under ``xlapy/`` (the tree is
+    shared with engineers at work: the run measures the tree, not only the commit)."""
     try:
-        out = subprocess.run(
+        head = subprocess.run(
             ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
             capture_output=True,
             text=True,
             check=True,
-        )
-        return out.stdout.strip()
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(HERE.parent), "status", "--porcelain", "--", "xlapy"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
+    return f"{head} + {len(dirty)} uncommitted files under xlapy/" if dirty else head
 
 
 def _parse() -> argparse.Namespace:
