@@ -52,8 +52,8 @@ class ParseError(XlaError, ValueError):
         head = f"{self.filename}:{self.line}:{self.column}: error: {self.message}"
         if not self.source_line:
             return head
-        caret = " " * max(self.column - 1, 0) + "^"
-        return f"{head}\n{self.source_line}\n{caret}"
+        snippet, offset = _window(self.source_line, max(self.column - 1, 0))
+        return f"{head}\n{snippet}\n{' ' * offset}^"
 
     @classmethod
     def at(cls, text: str, offset: int, message: str, filename: str = "<string>") -> ParseError:
@@ -70,6 +70,22 @@ class ParseError(XlaError, ValueError):
             source_line=text[start:end],
             filename=filename,
         )
+
+
+_WINDOW = 160
+"""The longest source line a ParseError quotes whole; longer ones (minified or generated
+text) are cut to this many characters around the column, marked with '...'."""
+
+
+def _window(line: str, offset: int) -> tuple[str, int]:
+    """``line`` cut to ``_WINDOW`` characters around ``offset``, and the offset within it."""
+    if len(line) <= _WINDOW:
+        return line, offset
+    start = min(max(offset - _WINDOW // 2, 0), len(line) - _WINDOW)
+    end = start + _WINDOW
+    before = "..." if start else ""
+    after = "..." if end < len(line) else ""
+    return f"{before}{line[start:end]}{after}", offset - start + len(before)
 
 
 class ShapeCheckError(ParseError, InvalidArgument):

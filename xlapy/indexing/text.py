@@ -25,6 +25,7 @@ from xlapy.errors import ParseError
 from xlapy.indexing.affine import AffineExpr, as_expr, dim, symbol
 from xlapy.indexing.indexing_map import IndexingMap, Variable
 from xlapy.indexing.interval import Interval
+from xlapy.text.nesting import PLAIN_BRACKETS, check_nesting
 
 # ---- printing -------------------------------------------------------------------------------
 
@@ -95,6 +96,7 @@ def _tokenize(text: str, filename: str) -> list[_Token]:
 
 class _Parser:
     def __init__(self, text: str, filename: str) -> None:
+        check_nesting(text, filename, PLAIN_BRACKETS)
         self.text = text
         self.filename = filename
         self.tokens = _tokenize(text, filename)
@@ -188,9 +190,11 @@ class _Parser:
             raise ParseError.at(self.text, token.offset, str(err), self.filename) from None
 
     def unary(self) -> AffineExpr:
-        if self.accept("-"):
-            return -self.unary()
-        return self.primary()
+        negations = 0
+        while self.accept("-"):  # a loop, not recursion: '- - - d0' may be long
+            negations += 1
+        result = self.primary()
+        return -result if negations % 2 else result
 
     def primary(self) -> AffineExpr:
         token = self.tok

@@ -28,6 +28,7 @@ from xlapy.shape_inference.check import check_instruction
 from xlapy.text import hlo_attr_text as T
 from xlapy.text.hlo_lexer import KEYWORDS, TYPE_NAMES, Tok, Token
 from xlapy.text.literal_text import parse_literal_at
+from xlapy.text.nesting import HLO_BRACKETS, check_nesting
 
 _OPCODES = {op.value: op for op in Opcode}
 _GENERIC = frozenset(
@@ -86,6 +87,7 @@ class HloParser(T.AttrParser):
 
     def __init__(self, text: str, filename: str = "<string>", *, check_shapes: bool = False
                  ) -> None:  # fmt: skip
+        check_nesting(text, filename, HLO_BRACKETS)
         super().__init__(text, filename)
         self.check_shapes = check_shapes
         self.module = HloModule("")

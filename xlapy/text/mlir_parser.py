@@ -26,6 +26,7 @@ from xlapy.text.mlir_ast import (
     SymbolRef,
 )
 from xlapy.text.mlir_lexer import Lexer, Tok, Token, int_value, unescape_string
+from xlapy.text.nesting import MLIR_BRACKETS, check_nesting
 
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][A-Za-z0-9]*|complex<f(?:32|64)>)>")
 _TYPE_CACHE: dict[str, Shape] = {}
@@ -38,6 +39,7 @@ class MlirParser:
 
     def __init__(self, text: str, filename: str = "<string>", start: int = 0, end: int = -1):
         self.lex = Lexer(text, filename, start, end)
+        check_nesting(text, filename, MLIR_BRACKETS, start=start, end=self.lex.end)
         self.text = text
         self.tok: Token = self.lex.token_at(start)
         self.prev_end = start
