@@ -23,7 +23,8 @@ through indexing maps (``xlapy.indexing``). Rules (``fusion_policy.py``, edits i
   space), when no other path leads from the producer to that user; two fusions reading one
   operand at the same indices (``reduce(x)`` and ``reduce(x*x)``, mean and variance) merge
   when their iteration spaces match and neither depends on the other. The merged fusion's
-  root is a tuple; users read it with get-tuple-element.
+  root is a tuple; users read it with get-tuple-element; equal instructions the two brought
+  in (copies of one cheap producer) become one.
 * **Wrapping** (``wrap_single_ops``): loop ops and reduces left alone become one-op fusions
   (as XLA:CPU's fusion wrapper does), except constants and bitcasts.
 * **Never fused:** dot, convolution, sort, scatter, gather, while, conditional, call,
