@@ -80,7 +80,7 @@ def test_missing_directory_and_binary_paths(capsys, tmp_path: Path, command):
         ("npy", "is a single .npy array, not an .npz archive"),
         ("text", "not an .npz archive of numpy arrays (write one with numpy.savez)"),
         ("raw", "entry 'arg0' is not a numpy array"),
-        ("f64", "argument 0 (x): expected element type f32 (float32); got an array of dtype float64"),
+        ("f64", "arg0 has dtype float64 but the parameter is f32[2]; save it with dtype float32"),
         ("shape", "argument 0 (x): expected shape f32[2]; got f32[3]"),
         ("other", "lacks arg0; it holds x (the program takes arg0: f32[2])"),
     ],
