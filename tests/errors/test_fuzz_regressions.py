@@ -4,11 +4,15 @@ work), never another exception."""
 
 from __future__ import annotations
 
+import re
+import zipfile
+
 import numpy as np
 import pytest
 
 import xlapy
 from xlapy import ops
+from xlapy.cli.files import load_npz
 from xlapy.errors import InvalidArgument, ParseError
 from xlapy.indexing.text import parse_indexing_map
 
@@ -128,3 +132,99 @@ def test_nesting_below_the_bound_still_parses_and_runs():
     text = f"func.func @main(%i: tensor<i32>, %a: tensor<f32>) -> tensor<f32> {{\n{body}\n}}\n"
     (result,) = xlapy.run(xlapy.load(text), np.int32(0), np.float32(2.5))
     assert result == np.float32(2.5)
+
+
+# ---- .npz inputs ------------------------------------------------------------------------------
+
+
+def _npy(header: dict, body: bytes = b"") -> bytes:
+    """A version 1.0 .npy member with ``header`` written as given (true or not)."""
+    text = repr(header).encode()
+    pad = 64 - (10 + len(text) + 1) % 64
+    size = (len(text) + pad + 1).to_bytes(2, "little")
+    return b"\x93NUMPY\x01\x00" + size + text + b" " * pad + b"\n" + body
+
+
+def _npz(tmp_path, members: dict[str, bytes], compression: int = zipfile.ZIP_STORED) -> str:
+    path = tmp_path / "inputs.npz"
+    with zipfile.ZipFile(path, "w", compression) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    return str(path)
+
+
+def _f32(shape: object, body: bytes = b"") -> bytes:
+    return _npy({"descr": "<f4", "fortran_order": False, "shape": shape}, body)
+
+
+@pytest.mark.parametrize(
+    ("member", "message"),
+    [
+        # 10^20 elements: numpy's element count overflowed (OverflowError).
+        (
+            _f32((10**20,)),
+            r"entry 'a' is corrupt: its header claims float32\[100000000000000000000\]",
+        ),
+        # 373 GiB claimed by a 128-byte entry: numpy allocated it before reading.
+        (
+            _f32((100_000, 1_000_000)),
+            r"claims float32\[100000, 1000000\] \(400000000000 bytes\) "
+            r"but it holds 0 bytes",
+        ),
+        (_f32((4,), b"\0" * 8), r"claims float32\[4\] \(16 bytes\) but it holds 8 bytes"),
+        (_f32((-3,)), r"entry 'a' has a negative dimension: \[-3\]"),
+        (_npy({"descr": "|V0", "fortran_order": False, "shape": (10**20,)}), r"holds no bytes"),
+        (_npy({"descr": "|O", "fortran_order": False, "shape": (1,)}, b"\x80\x04N."), "pickled"),
+        (
+            _npy({"descr": [("x", "<f4")], "fortran_order": False, "shape": (1,)}, b"\0" * 4),
+            r"has dtype \[\('x', '<f4'\)\], not a numeric type",
+        ),
+        (
+            _npy({"descr": "|b1", "fortran_order": False, "shape": (2,)}, b"\x01\x07"),
+            "a bool array holding bytes other than 0 and 1",
+        ),
+        (b"hello", r"entry 'a' is not a numpy array"),
+    ],
+)
+def test_npz_entry_headers_are_checked_before_reading(tmp_path, member, message):
+    path = _npz(tmp_path, {"a.npy": member})
+    with pytest.raises(InvalidArgument, match=rf"^--inputs {re.escape(path)}: .*{message}"):
+        load_npz(path, "--inputs")
+
+
+def test_npz_arrays_above_the_memory_budget_are_refused_unread(tmp_path):
+    path = _npz(tmp_path, {"a.npy": _f32((4,), b"\0" * 16), "b.npy": _f32((4,), b"\0" * 16)})
+    assert set(load_npz(path, "--inputs", max_bytes=32)) == {"a", "b"}
+    with pytest.raises(
+        InvalidArgument,
+        match=r"entry 'b' \(float32\[4\], 16 bytes\) takes the "
+        r"arrays past the memory budget of 24 bytes",
+    ):
+        load_npz(path, "--inputs", max_bytes=24)
+
+
+def test_npz_corrupt_zip_bytes(tmp_path):
+    # Flipped bytes of a deflated archive gave NotImplementedError (an unknown compression
+    # method), zlib.error or a CRC failure from inside numpy.
+    good = np.arange(64, dtype=np.float64)
+    path = tmp_path / "good.npz"
+    np.savez_compressed(path, a=good)
+    data = path.read_bytes()
+    np.testing.assert_array_equal(load_npz(str(path), "--inputs")["a"], good)
+    method = data.index(b"PK\x01\x02") + 10  # the central directory's compression method
+    for offset, byte in [(method, 0x63), (len(data) // 3, 0xFF), (len(data) // 3, 0x01)]:
+        bad = bytearray(data)
+        bad[offset] ^= byte
+        path.write_bytes(bytes(bad))
+        with pytest.raises(InvalidArgument, match=r"^--inputs .*good\.npz: "):
+            load_npz(str(path), "--inputs")
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(InvalidArgument, match=r"not an \.npz archive of numpy arrays"):
+        load_npz(str(path), "--inputs")
+
+
+def test_npz_entry_named_twice(tmp_path):
+    member = _f32((1,), b"\0" * 4)
+    path = _npz(tmp_path, {"a.npy": member, "a": member})
+    with pytest.raises(InvalidArgument, match=r"entry 'a' appears twice in the archive"):
+        load_npz(path, "--inputs")

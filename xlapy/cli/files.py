@@ -22,16 +22,20 @@ s4 as ``int8`` values in [-8, 7].
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 import zipfile
+import zlib
 from collections.abc import Mapping
 from pathlib import Path
+from typing import IO
 
 import numpy as np
 
 from xlapy.dtypes import QuantizedType
 from xlapy.errors import InvalidArgument
+from xlapy.ir.memory import DEFAULT_FRACTION, available_memory
 from xlapy.loader import read_file
 from xlapy.shape import Shape
 
@@ -43,50 +47,130 @@ def read_program(path: str) -> tuple[str, str]:
     return read_file(Path(path)), path
 
 
-def load_npz(path: str, what: str) -> dict[str, np.ndarray]:
+def load_npz(path: str, what: str, max_bytes: int | None = None) -> dict[str, np.ndarray]:
     """Every array of the ``.npz`` archive ``path`` (``what`` names the flag in errors).
 
+    Each entry's ``.npy`` header is read and checked before its data: the bytes its shape and
+    dtype claim must be in the entry, and all entries together must fit ``max_bytes``
+    (default: 80% of the memory available), so a corrupt or hostile header never makes
+    xlapy allocate what it describes.
+
     Raises:
-        InvalidArgument: the file is missing, not an .npz archive, or holds an entry that is
-            not a numeric (or bool) numpy array.
+        InvalidArgument: the file is missing, not an .npz archive, or corrupt; an entry is
+            not a numeric (or bool) numpy array (pickled objects are refused, never loaded),
+            claims more bytes than it holds, or the arrays exceed ``max_bytes``.
     """
     file = Path(path)
     if file.is_dir():
         raise InvalidArgument(f"{what} {path}: is a directory, not an .npz file")
     try:
-        data = np.load(file, allow_pickle=False)
+        with file.open("rb") as stream:
+            magic = stream.read(len(np.lib.format.MAGIC_PREFIX))
     except FileNotFoundError:
         raise InvalidArgument(f"{what} {path}: no such file") from None
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile):
-        # numpy falls back to unpickling unknown files and refuses: say what the file is not.
-        raise InvalidArgument(
-            f"{what} {path}: not an .npz archive of numpy arrays (write one with numpy.savez)"
-        ) from None
-    if not isinstance(data, np.lib.npyio.NpzFile):
+    except OSError as err:
+        raise InvalidArgument(f"{what} {path}: cannot be read ({err.strerror or err})") from None
+    if magic == np.lib.format.MAGIC_PREFIX:
         raise InvalidArgument(
             f"{what} {path}: is a single .npy array, not an .npz archive; save it with "
             "numpy.savez(path, arg0=...)"
         )
+    if max_bytes is None:
+        available = available_memory()
+        max_bytes = int(available * DEFAULT_FRACTION) if available is not None else None
+    try:
+        with zipfile.ZipFile(file) as archive:
+            return _read_entries(archive, f"{what} {path}", max_bytes)
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as err:
+        if isinstance(err, InvalidArgument):
+            raise
+        # Not a zip archive at all, or one whose directory is damaged.
+        raise InvalidArgument(
+            f"{what} {path}: not an .npz archive of numpy arrays (write one with numpy.savez)"
+            f"; {_reason(err)}"
+        ) from None
+
+
+def _reason(err: BaseException) -> str:
+    return str(err) or type(err).__name__
+
+
+def _read_entries(
+    archive: zipfile.ZipFile, where: str, max_bytes: int | None
+) -> dict[str, np.ndarray]:
+    """The arrays of an open ``.npz`` archive, by key (member name without ``.npy``)."""
     arrays: dict[str, np.ndarray] = {}
-    with data:
-        for key in data.files:
-            try:
-                value = data[key]
-            except ValueError:
-                raise InvalidArgument(
-                    f"{what} {path}: entry {key!r} holds pickled Python objects, which xlapy "
-                    "does not load; save plain numeric arrays"
-                ) from None
-            except (OSError, EOFError, zipfile.BadZipFile) as err:
-                raise InvalidArgument(f"{what} {path}: entry {key!r} is corrupt: {err}") from None
-            if not isinstance(value, np.ndarray):
-                raise InvalidArgument(f"{what} {path}: entry {key!r} is not a numpy array")
-            if value.dtype.kind not in "biufcV" or value.dtype.hasobject:
-                raise InvalidArgument(
-                    f"{what} {path}: entry {key!r} has dtype {value.dtype}, not a numeric type"
-                )
-            arrays[key] = value
+    total = 0
+    for info in archive.infolist():
+        key = info.filename[: -len(".npy")] if info.filename.endswith(".npy") else info.filename
+        if key in arrays:
+            raise InvalidArgument(f"{where}: entry {key!r} appears twice in the archive")
+        try:
+            with archive.open(info) as member:
+                shape, fortran, dtype = _entry_header(member, where, key)
+                count = math.prod(shape)
+                nbytes = count * dtype.itemsize
+                held = info.file_size - member.tell()
+                if nbytes > held:
+                    raise InvalidArgument(
+                        f"{where}: entry {key!r} is corrupt: its header claims {dtype}"
+                        f"{list(shape)} ({nbytes} bytes) but it holds {max(held, 0)} bytes"
+                    )
+                total += nbytes
+                if max_bytes is not None and total > max_bytes:
+                    raise InvalidArgument(
+                        f"{where}: entry {key!r} ({dtype}{list(shape)}, {nbytes} bytes) takes "
+                        f"the arrays past the memory budget of {max_bytes} bytes; nothing of "
+                        "it was read"
+                    )
+                data = bytearray(nbytes)
+                if member.readinto(data) != nbytes:
+                    raise InvalidArgument(f"{where}: entry {key!r} is corrupt: its data ends early")
+        except InvalidArgument:
+            raise
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError,
+                NotImplementedError, zlib.error) as err:  # fmt: skip
+            # A damaged member: bad CRC or deflate stream, unsupported compression, encrypted.
+            raise InvalidArgument(f"{where}: entry {key!r} is corrupt: {_reason(err)}") from None
+        if dtype.kind == "b" and data.translate(None, b"\x00\x01"):
+            raise InvalidArgument(
+                f"{where}: entry {key!r} is a bool array holding bytes other than 0 and 1"
+            )
+        array = np.frombuffer(data, dtype=dtype, count=count)
+        arrays[key] = array.reshape(shape, order="F" if fortran else "C")
     return arrays
+
+
+def _entry_header(
+    member: IO[bytes], where: str, key: str
+) -> tuple[tuple[int, ...], bool, np.dtype]:
+    """The ``(shape, fortran_order, dtype)`` of a ``.npy`` member whose data xlapy reads:
+    numeric, bool or raw-bits (void) arrays only; pickled objects are refused unread."""
+    fmt = np.lib.format
+    try:
+        version = fmt.read_magic(member)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(member)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(member)
+        else:
+            raise ValueError(f".npy format version {version[0]}.{version[1]} is not supported")
+    except (ValueError, SyntaxError, TypeError, RecursionError, MemoryError, EOFError) as err:
+        raise InvalidArgument(
+            f"{where}: entry {key!r} is not a numpy array ({_reason(err)})"
+        ) from None
+    if dtype.hasobject:
+        raise InvalidArgument(
+            f"{where}: entry {key!r} holds pickled Python objects, which xlapy does not load; "
+            "save plain numeric arrays"
+        )
+    if dtype.kind not in "biufcV" or dtype.names is not None or dtype.subdtype is not None:
+        raise InvalidArgument(f"{where}: entry {key!r} has dtype {dtype}, not a numeric type")
+    if dtype.itemsize == 0:
+        raise InvalidArgument(f"{where}: entry {key!r} has dtype {dtype}, which holds no bytes")
+    if any(d < 0 for d in shape):
+        raise InvalidArgument(f"{where}: entry {key!r} has a negative dimension: {list(shape)}")
+    return tuple(shape), bool(fortran), dtype
 
 
 def _storable(array: np.ndarray) -> np.ndarray:
