@@ -86,12 +86,14 @@ def _alltoall(
     send_counts: Sequence[int],
     recv: Array,
     recv_counts: Sequence[int],
+    uniform: bool,
 ) -> None:
-    """Block i of ``send`` to rank i, block i of ``recv`` from rank i; MPI_Alltoall when all
-    blocks have one size."""
+    """Block i of ``send`` to rank i, block i of ``recv`` from rank i; MPI_Alltoall when
+    ``uniform``: every block between every two ranks has one size (so every rank decides
+    alike)."""
     from mpi4py import MPI
 
-    if len({*send_counts, *recv_counts}) == 1:
+    if uniform:
         plan.call("Alltoall", [send, MPI.BYTE], [recv, MPI.BYTE])
     else:
         plan.call("Alltoallv", _spec(send, send_counts), _spec(recv, recv_counts))
@@ -117,6 +119,33 @@ def gather(
     return result
 
 
+def all_gather(
+    plan: GroupPlan,
+    operands: Mapping[int, Sequence[Array]],
+    layouts: Mapping[int, list[Layout]],
+    dim: int,
+) -> list[Array]:
+    """Each operand of every member concatenated along ``dim`` in group order; one operand
+    whose members arrive in group order and whose dims before ``dim`` are 1 is received
+    straight into the result."""
+    (layout, *more) = layouts[plan.group[0]]
+    dtype, shape = layout[1], tuple(layout[2])
+    arrival = [d for r in plan.ranks for d in plan.members[r]]
+    if more or arrival != plan.group or int(np.prod(shape[:dim], dtype=np.int64)) != 1:
+        as_lists = {d: ("l", tuple(member)) for d, member in layouts.items()}
+        everyone = gather(plan, operands, as_lists)
+        count = len(layouts[plan.group[0]])
+        return [
+            np.concatenate([everyone[d][i] for d in plan.group], axis=dim) for i in range(count)
+        ]
+    joined = (*shape[:dim], shape[dim] * len(plan.group), *shape[dim + 1 :])
+    counts = [len(plan.members[r]) * nbytes(layout) for r in plan.ranks]
+    recv = np.empty(sum(counts), np.uint8)
+    if sum(counts):
+        _allgather(plan, pack([operands[d] for d in plan.local]), recv, counts)
+    return [recv.view(dtype).reshape(joined)]
+
+
 def scatter(
     plan: GroupPlan, parts: Mapping[int, Sequence[object]], layouts: Mapping[int, list[Layout]]
 ) -> dict[int, list[Any]]:
@@ -128,25 +157,21 @@ def scatter(
     def size(sources: list[int], targets: list[int]) -> int:
         return sum(nbytes(layouts[m][index[t]]) for m in sources for t in targets)
 
-    others = [r for r in plan.ranks if r != plan.rank]
-    send_counts = [0 if r == plan.rank else size(local, plan.members[r]) for r in plan.ranks]
-    recv_counts = [0 if r == plan.rank else size(plan.members[r], local) for r in plan.ranks]
-    everything = sum(
-        size(plan.members[r], plan.members[s]) for r in plan.ranks for s in plan.ranks if r != s
-    )
+    send_counts = [size(local, plan.members[r]) for r in plan.ranks]
+    recv_counts = [size(plan.members[r], local) for r in plan.ranks]
+    matrix = {size(plan.members[r], plan.members[s]) for r in plan.ranks for s in plan.ranks}
     recv = np.empty(sum(recv_counts), np.uint8)
-    if everything:
-        send = pack([parts[m][index[t]] for r in others for m in local for t in plan.members[r]])
-        _alltoall(plan, send, send_counts, recv, recv_counts)
+    if matrix != {0}:
+        send = pack(
+            [parts[m][index[t]] for r in plan.ranks for m in local for t in plan.members[r]]
+        )
+        _alltoall(plan, send, send_counts, recv, recv_counts, len(matrix) == 1)
     received: dict[int, dict[int, Any]] = {t: {} for t in local}
     for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
         offset = start
         for m in plan.members[r]:
             for t in local:
-                if r == plan.rank:
-                    received[t][m] = parts[m][index[t]]
-                else:
-                    received[t][m], offset = unpack(layouts[m][index[t]], recv, offset)
+                received[t][m], offset = unpack(layouts[m][index[t]], recv, offset)
     return {t: [received[t][m] for m in plan.group] for t in local}
 
 
@@ -246,7 +271,8 @@ def _reduce_in_order(
     mine = lengths[me] * itemsize
     recv_counts = [len(plan.members[r]) * mine for r in plan.ranks]
     recv = np.empty(sum(recv_counts), np.uint8)
-    _alltoall(plan, send, send_counts, recv, recv_counts)
+    uniform = len(set(lengths)) == 1 and len({len(m) for m in plan.members.values()}) == 1
+    _alltoall(plan, send, send_counts, recv, recv_counts, uniform)
     pieces: dict[int, Array] = {}
     for r, start in zip(plan.ranks, displacements(recv_counts), strict=True):
         for k, d in enumerate(plan.members[r]):

@@ -163,6 +163,18 @@ class _RemoteFailure(EvaluationError):
     """A device of another rank failed (what the service thread records)."""
 
 
+@dataclass(frozen=True)
+class _Reduction:
+    """How an all-reduce folds: the reduction computation, and its builtin name if any."""
+
+    fold: Callable[[Any, Any], Any]
+    builtin: str | None
+
+
+_Extra = _Reduction | int | None
+"""What a collective needs besides the values: a reduction, or the all-gather dimension."""
+
+
 @dataclass
 class _Published:
     """A leader's results for the rank's other members of a collective."""
@@ -271,8 +283,23 @@ class MpiRuntime(Runtime):
     ) -> list[Any]:
         if self._single_rank(group):
             return super().all_reduce(key, group, me, operands, fold, what, builtin)
-        extra = (fold, builtin)
+        extra = _Reduction(fold, builtin)
         result: list[Any] = self._collective("reduce", key, group, me, list(operands), what, extra)
+        return result
+
+    def all_gather(
+        self,
+        key: Hashable,
+        group: Sequence[int],
+        me: int,
+        operands: Sequence[Any],
+        dim: int,
+        what: str,
+    ) -> list[Any]:
+        if self._single_rank(group):
+            return super().all_gather(key, group, me, operands, dim, what)
+        payload = list(operands)
+        result: list[Any] = self._collective("allgather", key, group, me, payload, what, dim)
         return result
 
     def scatter_exchange(
@@ -294,7 +321,7 @@ class MpiRuntime(Runtime):
         me: int,
         payload: Any,
         what: str,
-        extra: tuple[Callable[[Any, Any], Any], str | None] | None,
+        extra: _Extra,
     ) -> Any:
         """Meets the rank's members; the first of them leads the exchange with the other
         ranks and hands each member its result."""
@@ -338,7 +365,7 @@ class MpiRuntime(Runtime):
         members: dict[int, list[int]],
         gathered: dict[int, Any],
         what: str,
-        extra: tuple[Callable[[Any, Any], Any], str | None] | None,
+        extra: _Extra,
     ) -> dict[int, Any]:
         ranks = sorted(members)
         if kind == "gather":
@@ -357,9 +384,12 @@ class MpiRuntime(Runtime):
             return {d: everyone for d in plan.local}
         if kind == "scatter":
             return mpi_collectives.scatter(plan, gathered, layouts)
-        assert extra is not None
-        fold, builtin = extra
-        reduced = mpi_collectives.all_reduce(plan, gathered, layouts[group[0]], fold, builtin)
+        if isinstance(extra, int):
+            joined = mpi_collectives.all_gather(plan, gathered, layouts, extra)
+            return {d: joined for d in plan.local}
+        assert isinstance(extra, _Reduction)
+        first = layouts[group[0]]
+        reduced = mpi_collectives.all_reduce(plan, gathered, first, extra.fold, extra.builtin)
         return {d: reduced for d in plan.local}
 
     def _arrive(

@@ -55,14 +55,39 @@ def nbytes(layout: Layout) -> int:
 
 
 def pack(values: Sequence[object]) -> Array:
-    """The bytes of every array of ``values``, in order, as one ``uint8`` buffer (the array
-    itself, not a copy, when there is exactly one contiguous array)."""
+    """The bytes of every array of ``values``, in order, as one ``uint8`` buffer: a view, not
+    a copy, when the arrays lie back to back in one buffer (one array; an operand's blocks in
+    order)."""
     arrays = [a for v in values for a in arrays_of(v)]
-    if len(arrays) == 1 and arrays[0].flags.c_contiguous:
-        return arrays[0].reshape(-1).view(np.uint8)
     if not arrays:
         return np.empty(0, np.uint8)
+    span = _span(arrays)
+    if span is not None:
+        return span
     return np.concatenate([np.ascontiguousarray(a).reshape(-1).view(np.uint8) for a in arrays])
+
+
+def _address(array: Array) -> int:
+    return int(array.__array_interface__["data"][0])
+
+
+def _span(arrays: Sequence[Array]) -> Array | None:
+    """A ``uint8`` view of the memory of ``arrays`` when they are contiguous and back to back
+    inside the buffer of the first one; None otherwise."""
+    base = arrays[0]
+    while isinstance(base.base, np.ndarray):
+        base = base.base
+    if not base.flags.c_contiguous:
+        return None
+    start = end = _address(arrays[0])
+    for array in arrays:
+        if not array.flags.c_contiguous or (array.nbytes and _address(array) != end):
+            return None
+        end += array.nbytes
+    first = _address(base)
+    if start < first or end > first + base.nbytes:
+        return None
+    return base.reshape(-1).view(np.uint8)[start - first : end - first]
 
 
 def unpack(layout: Layout, buffer: Array, offset: int) -> tuple[Any, int]:

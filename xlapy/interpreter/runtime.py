@@ -18,6 +18,8 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from xlapy.errors import EvaluationError, InvalidArgument, XlaError
 
 DEFAULT_TIMEOUT = 30.0
@@ -174,6 +176,21 @@ class Runtime:
                 acc = fold(acc, everyone[d][i])
             results.append(acc)
         return results
+
+    def all_gather(
+        self,
+        key: Hashable,
+        group: Sequence[int],
+        me: int,
+        operands: Sequence[Any],
+        dim: int,
+        what: str,
+    ) -> list[Any]:
+        """Each operand of every member, concatenated along ``dim`` in group order."""
+        everyone = self.exchange(key, group, me, list(operands), what)
+        return [
+            np.concatenate([everyone[d][i] for d in group], axis=dim) for i in range(len(operands))
+        ]
 
     def scatter_exchange(
         self, key: Hashable, group: Sequence[int], me: int, parts: Sequence[Any], what: str

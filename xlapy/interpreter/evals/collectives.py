@@ -214,10 +214,9 @@ def all_gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
     """results@process = concatenate(operands@sender for sender in group, all_gather_dim)."""
     group = _require_group(ctx, instr)
     (dim,) = instr.attrs.dimensions
-    everyone = _exchange(ctx, instr, group, operands)
-    results = [
-        np.concatenate([member[i] for member in everyone], axis=dim) for i in range(len(operands))
-    ]
+    key = ctx.device.execution_key(instr)
+    runtime = ctx.device.runtime
+    results = runtime.all_gather(key, group, ctx.device.flat_id, operands, dim, _what(instr))
     result = _pack(instr, results)
     if instr.opcode is Opcode.ALL_GATHER_START and _is_start_tuple(instr, result):
         return (_pack(instr, list(operands)), result)  # (operands, results)
