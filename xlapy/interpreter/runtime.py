@@ -5,8 +5,8 @@ Devices meet at rendezvous points for collectives and exchange values through ch
 EvaluationError naming the op, the group and the missing devices — never a hang.
 The runtime is the only thing collective evals talk to, so a multi-process runtime
 (``xlapy.interpreter.mpi_runtime``) replaces it without touching the ops: a subclass overrides
-``exchange``/``all_reduce``/``scatter_exchange``, ``send``/``recv`` and ``run_devices`` (which
-runs the ``local_devices`` of this process).
+``exchange``/``all_reduce``/``all_gather``/``scatter_exchange``, ``send``/``recv`` and
+``run_devices`` (which runs the ``local_devices`` of this process).
 """
 
 from __future__ import annotations
