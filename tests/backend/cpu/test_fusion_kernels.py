@@ -87,7 +87,18 @@ def literal(array: np.ndarray) -> str:
 
 
 @pytest.mark.parametrize(
-    "t", [dtypes.F32, dtypes.F64, dtypes.S8, dtypes.U16, dtypes.S64, dtypes.PRED], ids=str
+    "t",
+    [
+        dtypes.F32,
+        dtypes.F64,
+        dtypes.BF16,
+        dtypes.F16,
+        dtypes.S8,
+        dtypes.U16,
+        dtypes.S64,
+        dtypes.PRED,
+    ],
+    ids=str,
 )
 @pytest.mark.parametrize("offsets", [(1, 3), (-5, 200), (7, 0)], ids=str)
 def test_data_movement_is_bit_exact(t: ElementType, offsets: tuple[int, int]) -> None:

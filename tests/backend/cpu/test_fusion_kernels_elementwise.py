@@ -10,6 +10,7 @@ bit for bit; transcendental float ops within the ulp bounds of ``MAX_ULP``.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -56,6 +57,8 @@ MAX_ULP: dict[tuple[str, ElementType], int] = {
         (op, dtypes.F32): 1
         for op in ("erf", "power", "atan2", "sine", "cosine", "tan", "cosh", "sinh")
     },
+    # f16/bf16 round the f64 functions to 8 or 11 bits: equal, but for the sign of NaNs.
+    **{(op, t): 0 for op in F64_LIBM for t in (dtypes.F16, dtypes.BF16)},
     # libm and numpy round alike here, but the NaN of a domain error may differ in sign.
     **{
         (op, t): 0
@@ -66,7 +69,7 @@ MAX_ULP: dict[tuple[str, ElementType], int] = {
 
 
 def float_edges(t: ElementType) -> np.ndarray:
-    info = np.finfo(t.numpy)
+    info = ml_dtypes.finfo(t.numpy)
     values = [
         0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.0, 0.1, -0.7, 10.0, -10.0,
         88.5, -88.5, 89.0, -104.0, 710.0, -745.0, 1e-3, np.pi, 1e30, -1e30, 0.49999997, 4.5,
@@ -75,7 +78,8 @@ def float_edges(t: ElementType) -> np.ndarray:
         float(info.smallest_subnormal), -float(info.smallest_subnormal),
         float(info.tiny) - float(info.smallest_subnormal), np.inf, -np.inf, np.nan,
     ]  # fmt: skip
-    return np.array(values, dtype=t.numpy)
+    with np.errstate(over="ignore"):  # 1e30 and the like are inf in f16
+        return np.array(values, dtype=t.numpy)
 
 
 def integer_edges(t: ElementType) -> np.ndarray:
@@ -187,15 +191,15 @@ def test_every_elementwise_op_matches_the_interpreter(t: ElementType) -> None:
     for name, g, w in zip(names, got, want, strict=True):
         what = f"{name} on {t.name}"
         bound = MAX_ULP.get((name, t))
-        if bound is None or w.dtype.kind != "f":
+        if bound is None or not dtypes.from_numpy(w.dtype).is_float:
             assert_bitwise(g, w, what)
         else:
             assert_ulp(g, w, bound, what, args[0], args[1])
-    assert kernel.exact == (t is not dtypes.F32)
+    assert kernel.exact == (t is not dtypes.F32)  # f16/bf16 compute as the interpreter
 
 
 @pytest.mark.parametrize(
-    "t", [dtypes.F16, dtypes.BF16, dtypes.C64, dtypes.F8E4M3FN, dtypes.S4], ids=str
+    "t", [dtypes.C64, dtypes.F8E4M3FN, dtypes.F8E5M2, dtypes.S4, dtypes.U2], ids=str
 )
 def test_narrow_and_complex_types_are_left_to_the_interpreter(t: ElementType) -> None:
     text = f"HloModule m\nENTRY e {{\n  a = {t.name}[4] parameter(0)\n  ROOT r = {t.name}[4] negate(a)\n}}"

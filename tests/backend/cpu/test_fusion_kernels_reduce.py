@@ -10,6 +10,7 @@ they are compared within a relative bound.
 
 from __future__ import annotations
 
+import ml_dtypes
 import numpy as np
 import pytest
 
@@ -35,7 +36,7 @@ PLANS = [
     ((6, 40, 5), (1,), "column reduction"),
     ((40, 6, 5), (0, 1), "column reduction"),
 ]
-TYPES = [dtypes.F32, dtypes.F64, dtypes.S8, dtypes.S32, dtypes.U64, dtypes.PRED]
+TYPES = [dtypes.F32, dtypes.F64, dtypes.BF16, dtypes.S8, dtypes.S32, dtypes.U64, dtypes.PRED]
 
 
 def reducers_for(t: ElementType) -> list[str]:
@@ -110,8 +111,10 @@ def assert_float_reduction(got: np.ndarray, want: np.ndarray, x: np.ndarray, wha
     """Within a few ulp of the magnitude the order of the sum may change."""
     __tracebackhide__ = True
     assert got.dtype == want.dtype
-    scale = np.finfo(x.dtype).eps * x.size**0.5 * 4
-    np.testing.assert_allclose(got, want, rtol=scale, atol=scale * np.abs(x).max(), err_msg=what)
+    scale = float(ml_dtypes.finfo(x.dtype).eps) * x.size**0.5 * 4
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    bound = scale * float(np.abs(x.astype(np.float64)).max())
+    np.testing.assert_allclose(g, w, rtol=scale, atol=bound, err_msg=what)
 
 
 @pytest.mark.parametrize("t", TYPES, ids=str)

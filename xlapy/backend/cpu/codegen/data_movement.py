@@ -59,7 +59,7 @@ def iota(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
     t = _check(instr)
     position = em.render(index[instr.attrs.iota_dimension])
     expr = f"{position} != 0" if t.is_pred else position
-    return em.emit(instr.name, wrap(t, expr), t, index=[index[instr.attrs.iota_dimension]])
+    return em.emit(instr.name, wrap(em, t, expr), t, index=[index[instr.attrs.iota_dimension]])
 
 
 @generates(Opcode.CONSTANT)
@@ -73,7 +73,7 @@ def constant(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
             return Val(text, t, em.top)
     arg = em.constant_arg(instr, t)
     offset = em.flat_index(index, instr.shape.dims)
-    return em.emit(instr.name, f"{arg}[{offset}]", t, index=index)
+    return em.emit(instr.name, em.load(arg, offset), t, index=index)
 
 
 @generates(Opcode.GET_TUPLE_ELEMENT)

@@ -4,7 +4,8 @@ arithmetic, bitwise and logical ops, compare, select, clamp, convert and bitcast
 Each op becomes one statement ``<name> = <ctor>(<expression>)`` over its operands' elements
 read at the op's indexing map (identity; scalars of select/clamp at ``()``). Numerics are the
 interpreter's: integers are widened, computed and truncated back to their width (two's
-complement wrap-around); XLA's integer rules come from ``scalar_ops``; float32
+complement wrap-around); XLA's integer rules come from ``scalar_ops``; f16 and bf16 compute in
+f32 (f64 for the interpreter's precise functions) and round after every op (``narrow``); float32
 ``exp/log/tanh/logistic`` use the inline forms of ``fast_math`` (a few ulp, as XLA:CPU), and
 the functions the interpreter evaluates in f64 (``math.*``) are evaluated in f64 and rounded
 once to the result type, as the interpreter does.
@@ -113,6 +114,9 @@ def _float_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> s
         return f"{c}(0.0)"
     if opcode is Opcode.SIGN:
         return f"{c}(1.0) if {a} > 0 else ({c}(-1.0) if {a} < 0 else {a})"
+    narrow = t in numba_types.NARROW
+    if opcode is Opcode.SQRT and narrow:  # precise: f64, then one rounding to the type
+        return f"np.sqrt(np.float64({a}))"
     if opcode in _ROUNDING:
         return f"{_ROUNDING[opcode]}({a})"
     if opcode is Opcode.ROUND_NEAREST_AFZ:
@@ -130,9 +134,10 @@ def _float_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> s
             return f"{em.helper('fast_math', fast)}({a})"
         if "." not in wide:
             wide = em.helper("fast_math", wide)
-        return f"{wide}({a})"
+        return f"{wide}(np.float64({a}))" if narrow else f"{wide}({a})"
     if opcode in (Opcode.COSH, Opcode.SINH):  # CHLO's decomposition, as the interpreter
-        return f"{em.helper('fast_math', f'{opcode.value}_f{t.bits}')}({a})"
+        bits = 32 if narrow else t.bits
+        return f"{em.helper('fast_math', f'{opcode.value}_f{bits}')}({a})"
     if opcode in _LIBM:
         return f"math.{_LIBM[opcode]}(np.float64({a}))"
     return None
@@ -249,6 +254,10 @@ def compare_expression(
     if ctype is ComparisonType.TOTALORDER:
         if not t.is_float:
             raise NoKernel(f"compare {instr.name}: TOTALORDER on {t}")
+        if t in numba_types.NARROW:
+            key = em.helper("narrow", "total_order_key16")
+            bits = em.helper("narrow", f"f32_to_{t.name}")
+            return f"{key}({bits}({a})) {op} {key}({bits}({b}))"
         helper = em.helper("scalar_ops", f"total_order_key_f{t.bits}")
         return f"{helper}({a}) {op} {helper}({b})"
     if t.is_pred:
@@ -271,6 +280,9 @@ def convert_expression(em: KernelEmitter, source: ElementType, target: ElementTy
         return f"{a} != 0" if not source.is_pred else a
     if source.is_pred:
         return f"1 if {a} else 0"
+    if target in numba_types.NARROW and source.is_integer and source.bits == 64:
+        # rounded to odd at 53 bits first, so that rounding to the narrow type is single
+        return f"{em.helper('narrow', 'int64_to_f64_odd')}({a}, {source.is_signed})"
     if source.is_float and target.is_integer:
         lo = -(1 << (target.bits - 1)) if target.is_signed else 0
         hi = (1 << (target.bits - 1)) - 1 if target.is_signed else (1 << target.bits) - 1
@@ -284,6 +296,10 @@ def bitcast_expression(em: KernelEmitter, source: ElementType, target: ElementTy
     """Same-width bit reinterpretation (integer <-> integer, float <-> integer)."""
     if source.is_float and target.is_float:
         raise NoKernel(f"bitcast-convert {source} -> {target}")
+    if source in numba_types.NARROW:
+        return f"{em.helper('narrow', f'f32_to_{source.name}')}({a})"
+    if target in numba_types.NARROW:
+        return f"{em.helper('narrow', f'{target.name}_to_f32')}(np.uint16({a}))"
     if source.is_float:
         return f"{em.helper('scalar_ops', f'f{source.bits}_bits')}({a})"
     if target.is_float:
@@ -344,11 +360,16 @@ _EXPRESSIONS[Opcode.BITCAST_CONVERT] = lambda em, instr, v: bitcast_expression(
 )
 
 ELEMENTWISE: tuple[Opcode, ...] = tuple(_EXPRESSIONS)
+_BIT_PRESERVING = (Opcode.SELECT, Opcode.COPY, Opcode.REAL, Opcode.BITCAST_CONVERT)
+"""Ops whose f16/bf16 results are operand values as they are (no rounding to apply)."""
 """Opcodes with an elementwise generator."""
 
 
-def wrap(t: ElementType, expr: str) -> str:
-    """``expr`` converted to ``t`` (integer conversion truncates: the wrap-around)."""
+def wrap(em: KernelEmitter, t: ElementType, expr: str) -> str:
+    """``expr`` converted to ``t`` (integer conversion truncates: the wrap-around; f16 and
+    bf16 values are rounded to the type: f32 values directly, f64 values to odd first)."""
+    if t in numba_types.NARROW:
+        return f"{em.helper('narrow', f'round_{t.name}')}({expr})"
     return f"{ctor(t)}({expr})" if not t.is_pred else f"np.bool_({expr})"
 
 
@@ -369,4 +390,6 @@ def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
         raise NoKernel(f"{instr.opcode.value} {instr.name}: not compiled for {vals[0].type}")
     if len(vals) == 1 and expr == vals[0].text and vals[0].type is result:
         return vals[0]
-    return em.emit(instr.name, wrap(result, expr), result, vals)
+    if result in numba_types.NARROW and instr.opcode in _BIT_PRESERVING:
+        return em.emit(instr.name, expr, result, vals)  # NaN payloads kept, as the interpreter
+    return em.emit(instr.name, wrap(em, result, expr), result, vals)

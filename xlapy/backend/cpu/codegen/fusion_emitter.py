@@ -44,7 +44,7 @@ PARALLEL_WORK = 1 << 16
 """Elements a kernel must touch before its outer loop runs on several threads (thread start
 costs about as much as a few thousand elements)."""
 
-_RUNTIME_MODULES = ("fast_math.py", "scalar_ops.py")
+_RUNTIME_MODULES = ("fast_math.py", "narrow.py", "scalar_ops.py")
 
 
 def runtime_version() -> str:
@@ -116,7 +116,7 @@ def _bind_leaf(em: KernelEmitter, instr: HloInstruction, position: int) -> None:
         if not args:
             args.append(em.add_arg(f"in{position}", t, ("operand", position)))
         offset = em.flat_index(index, instr.shape.dims)
-        return em.emit(instr.name, f"{args[0].name}[{offset}]", t, index=index)
+        return em.emit(instr.name, em.load(args[0], offset), t, index=index)
 
     em.bindings[id(instr)] = read
 
@@ -221,28 +221,34 @@ def runner(
     plan: list[tuple[str, object]] = []
     for arg in args:
         kind, what = arg.source
+        storage = numba_types.storage_dtype(arg.type)
         if kind == "constant":
             assert isinstance(what, HloInstruction)
-            plan.append(("array", data_movement.constant_value(what)))
+            plan.append(("array", data_movement.constant_value(what).view(storage)))
+        elif kind == "operand":
+            plan.append(("operand", (what, storage)))
         else:
             plan.append((kind, what))
-    shapes = [(o.dims, np.dtype(o.type.numpy)) for o in outputs]
+    shapes = [(o.dims, numba_types.storage_dtype(o.type), np.dtype(o.type.numpy)) for o in outputs]
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         if state:
             operands = list(operands[0]) if isinstance(operands[0], tuple) else operands
-        results = [np.empty(math.prod(dims), dtype) for dims, dtype in shapes]
+        results = [np.empty(math.prod(dims), storage) for dims, storage, _ in shapes]
         arrays = []
         for kind, what in plan:
             if kind == "operand":
-                value = operands[what]  # type: ignore[index]
-                arrays.append(np.ascontiguousarray(value).reshape(-1))
+                position, storage = what  # type: ignore[misc]
+                flat = np.ascontiguousarray(operands[position]).reshape(-1)
+                arrays.append(flat.view(storage))
             elif kind == "output":
                 arrays.append(results[what])  # type: ignore[index]
             else:
                 arrays.append(what)
         function(*arrays)
-        shaped = [r.reshape(dims) for r, (dims, _) in zip(results, shapes, strict=True)]
+        shaped = [
+            r.view(dtype).reshape(dims) for r, (dims, _, dtype) in zip(results, shapes, strict=True)
+        ]
         return tuple(shaped) if is_tuple else shaped[0]
 
     return run

@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from xlapy.backend.cpu.codegen import fast_math, numba_types, scalar_ops
+from xlapy.backend.cpu.codegen import fast_math, narrow, numba_types, scalar_ops
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr, ExprKind, symbol
@@ -152,7 +152,7 @@ PARALLEL_MIN_EXTENT = 16
 
 _RESERVED = frozenset(
     {"np", "numba", "math", "U", *dir(builtins)}
-    | {name for name in dir(fast_math) + dir(scalar_ops) if not name.startswith("_")}
+    | {name for m in (fast_math, narrow, scalar_ops) for name in dir(m) if not name.startswith("_")}
 )
 """Names generated code uses besides its variables: modules, builtins, helpers."""
 
@@ -206,19 +206,34 @@ class KernelEmitter:
         self.args.sort(key=lambda a: order[a.source[0]])
         return arg
 
-    def constant_arg(self, instr: HloInstruction, t: ElementType) -> str:
+    def constant_arg(self, instr: HloInstruction, t: ElementType) -> KernelArg:
         """The argument holding array constant ``instr`` (added once)."""
         for arg in self.args:
             if arg.source == ("constant", instr):
-                return arg.name
+                return arg
         count = sum(1 for a in self.args if a.source[0] == "constant")
-        return self.add_arg(f"c{count}", t, ("constant", instr)).name
+        return self.add_arg(f"c{count}", t, ("constant", instr))
 
-    def scratch(self, hint: str, t: ElementType, size: int) -> str:
-        """A temporary array of ``size`` elements allocated at the start of the kernel."""
+    def scratch(self, hint: str, t: ElementType, size: int) -> KernelArg:
+        """A temporary array of ``size`` values allocated at the start of the kernel (f16 and
+        bf16 values stay f32 there)."""
         name = self.fresh(hint)
         self.top.items.append(f"{name} = np.empty({size}, {numba_types.ctor(t)})")
-        return name
+        return KernelArg(name, t, ("scratch", name))
+
+    def load(self, arg: KernelArg, offset: str) -> str:
+        """Source reading ``arg[offset]`` as a value (f16/bf16 patterns widened to f32)."""
+        text = f"{arg.name}[{offset}]"
+        if arg.type in numba_types.NARROW and arg.source[0] != "scratch":
+            return f"{self.helper('narrow', f'{arg.type.name}_to_f32')}({text})"
+        return text
+
+    def store_text(self, arg: KernelArg, offset: str, value: str) -> str:
+        """The statement ``arg[offset] = value`` (f16/bf16 values stored as patterns)."""
+        if arg.type in numba_types.NARROW and arg.source[0] != "scratch":
+            store = "bf16_bits" if arg.type.name == "bf16" else "f32_to_f16"  # exact
+            value = f"{self.helper('narrow', store)}({value})"
+        return f"{arg.name}[{offset}] = {value}"
 
     # ---- frames -------------------------------------------------------------------------
     def on_path(self, frame: Frame) -> bool:
@@ -286,7 +301,7 @@ class KernelEmitter:
     def store(self, frame: Frame, output: Output, index: Index, value: Val) -> None:
         """``out[offset] = value`` in ``frame``."""
         offset = self.flat_index(index, output.dims)
-        self.emit_in(frame, f"{output.arg.name}[{offset}] = {value.text}")
+        self.emit_in(frame, self.store_text(output.arg, offset, value.text))
 
     def remember(self, instr: HloInstruction, index: Index, value: Val | tuple[Val, ...]) -> None:
         """Makes ``value`` the element of ``instr`` at ``index`` (computed by a loop plan)."""

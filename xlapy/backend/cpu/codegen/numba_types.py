@@ -2,7 +2,8 @@
 the numpy scalar constructor (``np.float32``), the numba array type of a signature
 (``float32[::1]``) and exact scalar literals.
 
-pred, s8-s64, u8-u64, f32 and f64 compile; every other type (f16, bf16, f8, sub-byte
+pred, s8-s64, u8-u64, f32 and f64 compile; f16 and bf16 compile as their bit patterns
+(uint16 arrays) with f32 values in between (``narrow.py``); every other type (f8, sub-byte
 integers, complex) raises NoKernel, and the instruction runs in the interpreter.
 """
 
@@ -28,7 +29,11 @@ COMPILED: tuple[ElementType, ...] = (
     dtypes.U64,
     dtypes.F32,
     dtypes.F64,
+    dtypes.F16,
+    dtypes.BF16,
 )
+NARROW: tuple[ElementType, ...] = (dtypes.F16, dtypes.BF16)
+"""Float types stored as 16-bit patterns and computed in f32."""
 
 _NUMBA_NAMES = {
     dtypes.PRED: "boolean",
@@ -42,6 +47,8 @@ _NUMBA_NAMES = {
     dtypes.U64: "uint64",
     dtypes.F32: "float32",
     dtypes.F64: "float64",
+    dtypes.F16: "float32",
+    dtypes.BF16: "float32",
 }
 
 
@@ -52,14 +59,21 @@ def check(t: ElementType, where: str) -> None:
 
 
 def ctor(t: ElementType) -> str:
-    """The numpy scalar constructor that converts to ``t`` (``np.int32``); integer
-    conversions in numba truncate, so ``np.int32(a + b)`` wraps like two's complement."""
+    """The numpy scalar constructor that converts to ``t``'s value type in kernels
+    (``np.int32``; ``np.float32`` for f16 and bf16); integer conversions in numba truncate,
+    so ``np.int32(a + b)`` wraps like two's complement."""
     return "np.bool_" if t is dtypes.PRED else f"np.{_NUMBA_NAMES[t]}"
 
 
 def array_type(t: ElementType) -> str:
-    """The numba type of a flat C-contiguous array of ``t`` (``float32[::1]``)."""
-    return f"{_NUMBA_NAMES[t]}[::1]"
+    """The numba type of a flat C-contiguous array of ``t`` (``float32[::1]``; f16 and bf16
+    arrays are passed as their uint16 patterns)."""
+    return "uint16[::1]" if t in NARROW else f"{_NUMBA_NAMES[t]}[::1]"
+
+
+def storage_dtype(t: ElementType) -> np.dtype:
+    """The numpy dtype kernels receive and return arrays of ``t`` in."""
+    return np.dtype(np.uint16) if t in NARROW else np.dtype(t.numpy)
 
 
 def unsigned_ctor(t: ElementType) -> str:
@@ -80,6 +94,9 @@ def literal(value: object, t: ElementType) -> str | None:
     if t.is_integer:
         return f"{ctor(t)}({int(value)})"  # type: ignore[call-overload]
     scalar = np.array(value, dtype=t.numpy)
+    if t in NARROW:  # the f32 value: exact, and NaN patterns compared in f32
+        scalar = scalar.astype(np.float32)
+        t = dtypes.F32
     number = float(scalar)
     if math.isnan(number):
         default = np.array(np.nan, dtype=t.numpy)

@@ -32,7 +32,6 @@ from xlapy.backend.cpu.codegen.elemental import binary_expression, wrap
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Frame,
     Index,
-    KernelArg,
     KernelEmitter,
     Output,
     Val,
@@ -117,7 +116,7 @@ def combine(
             expr = binary_expression(em, op, t, accs[0], xs[0].text)
         if expr is None:
             raise NoKernel(f"reduce {reduce.name}: {op.value} reducer on {t}")
-        em.emit_in(frame, f"{accs[0]} = {wrap(t, expr)}")
+        em.emit_in(frame, f"{accs[0]} = {wrap(em, t, expr)}")
         return
     body: HloComputation = reduce.attrs.to_apply
     params = body.parameters
@@ -139,7 +138,7 @@ def combine(
     if len(results) != len(accs):
         raise NoKernel(f"reduce {reduce.name}: reducer {body.name} returns {len(results)} values")
     targets = ", ".join(accs)
-    sources = ", ".join(wrap(t, r.text) for t, r in zip(types, results, strict=True))
+    sources = ", ".join(wrap(em, t, r.text) for t, r in zip(types, results, strict=True))
     em.emit_in(frame, f"{targets} = {sources}" if len(accs) == 1 else f"{targets} = ({sources})")
 
 
@@ -263,7 +262,7 @@ def accumulate(
             em.emit_in(home, f"{names[-1]} = {start}")
         accs[id(r)] = names
         if _keyed(r):
-            bits = r.shape.element_type.bits
+            bits = max(32, r.shape.element_type.bits)  # f16/bf16 values are f32 here
             key, nan = em.fresh(f"{r.name}_key"), em.fresh(f"{r.name}_nan")
             to_key = em.helper("scalar_ops", f"total_order_key_f{bits}")
             em.emit_in(home, f"{key} = {to_key}({names[0]})")
@@ -291,7 +290,8 @@ def accumulate(
             continue
         key, nan, to_key = keys[id(r)]
         acc = accs[id(r)][0]
-        from_key = em.helper("scalar_ops", f"f{r.shape.element_type.bits}_from_total_order_key")
+        bits = max(32, r.shape.element_type.bits)
+        from_key = em.helper("scalar_ops", f"f{bits}_from_total_order_key")
         em.emit_in(home, f"{acc} = {from_key}({key})")
         exact = Frame(f"if {nan}:", home, branch=True)
         em.emit_in(exact, f"{acc} = {starts[id(r)][0]}")
@@ -415,8 +415,7 @@ def _column_plan(
     for r in reduces:
         for k, t in _results(r):
             if (id(r), k) not in arrays:
-                name = em.scratch(f"{r.name}_values{k}", t, size)
-                arrays[(id(r), k)] = Output(r, k, _scratch_arg(name, t))
+                arrays[(id(r), k)] = Output(r, k, em.scratch(f"{r.name}_values{k}", t, size))
     with contextlib.ExitStack() as stack:
         chunk = None
         outer_index: Index = ()
@@ -448,14 +447,14 @@ def _column_plan(
                     target = arrays[(id(r), k)]
                     read = em.fresh(f"{r.name}_acc{k}")
                     offset = em.flat_index(out_index, target.dims)
-                    em.emit_in(frame, f"{read} = {target.arg.name}[{offset}]")
+                    em.emit_in(frame, f"{read} = {em.load(target.arg, offset)}")
                     accs.append(read)
                 xs = [em.scalar(x, in_index) for x in inputs]
                 combine(em, frame, r, accs, xs, reassociate=False)
                 for (k, _), acc in zip(_results(r), accs, strict=True):
                     target = arrays[(id(r), k)]
                     offset = em.flat_index(out_index, target.dims)
-                    em.emit_in(frame, f"{target.arg.name}[{offset}] = {acc}")
+                    em.emit_in(frame, em.store_text(target.arg, offset, acc))
             if writer is not None:
                 writer(frame, in_index)
         rest = [o for o in outputs if o.instr not in reduces]
@@ -484,15 +483,11 @@ def _array_reader(
             target = arrays[(id(reduce), k)]
             offset = em.flat_index(index, target.dims)
             values.append(
-                em.emit(f"{reduce.name}_{k}", f"{target.arg.name}[{offset}]", t, index=index)
+                em.emit(f"{reduce.name}_{k}", em.load(target.arg, offset), t, index=index)
             )
         return tuple(values) if reduce.shape.is_tuple else values[0]
 
     return read
-
-
-def _scratch_arg(name: str, t: ElementType) -> KernelArg:
-    return KernelArg(name, t, ("scratch", name))
 
 
 def _split_plan(
@@ -510,9 +505,7 @@ def _split_plan(
     count = -(-extent // block)
     parts_dims = (count, *out_dims)
     parts = {
-        (id(r), k): Output(
-            r, k, _scratch_arg(em.scratch(f"{r.name}_part{k}", t, math.prod(parts_dims)), t)
-        )
+        (id(r), k): Output(r, k, em.scratch(f"{r.name}_part{k}", t, math.prod(parts_dims)))
         for r in reduces
         for k, t in _results(r)
     }
@@ -531,7 +524,7 @@ def _split_plan(
             for (k, _), acc in zip(_results(r), accs[id(r)], strict=True):
                 target = parts[(id(r), k)]
                 offset = em.flat_index((c, *index), parts_dims)
-                em.emit_in(home, f"{target.arg.name}[{offset}] = {acc}")
+                em.emit_in(home, em.store_text(target.arg, offset, acc))
     with em.output_loops(out_dims, False) as index:
         home = em.current
         results = {}
@@ -550,7 +543,7 @@ def _split_plan(
                     offset = em.flat_index((c2, *index), parts_dims)
                     partials.append(
                         em.emit(
-                            f"{r.name}_part", f"{target.arg.name}[{offset}]", t, index=[c2, *index]
+                            f"{r.name}_part", em.load(target.arg, offset), t, index=[c2, *index]
                         )
                     )
                 combine(em, frame, r, names, partials, reassociate=False)

@@ -31,7 +31,14 @@ from numba.core.errors import NumbaError
 
 from xlapy.backend.cpu.codegen import data_movement, numba_types
 from xlapy.backend.cpu.codegen.fusion_emitter import module_source, runner
-from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelEmitter, Output, Val
+from xlapy.backend.cpu.codegen.loop_emitter import (
+    Frame,
+    Index,
+    KernelArg,
+    KernelEmitter,
+    Output,
+    Val,
+)
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.computation import HloComputation
@@ -78,18 +85,18 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         for k, s in enumerate(shapes)
     ]
     scalars = [not s.dims for s in shapes]
-    names = []
+    state: list[str | KernelArg] = []  # a local variable per scalar, the output per array
     for k, (shape, arg, out) in enumerate(zip(shapes, inputs, outputs, strict=True)):
         if scalars[k]:
-            names.append(em.fresh(f"state{k}"))
-            em.emit_in(em.top, f"{names[-1]} = {arg.name}[0]")
+            state.append(em.fresh(f"state{k}"))
+            em.emit_in(em.top, f"{state[-1]} = {em.load(arg, '0')}")
         else:
-            names.append(out.arg.name)
+            state.append(out.arg)
             with em.output_loops(shape.dims, False, "j") as index:
                 offset = em.flat_index(index, shape.dims)
                 em.emit_in(em.current, f"{out.arg.name}[{offset}] = {arg.name}[{offset}]")
     loop = Frame("while True:", em.top, branch=True)
-    readers = [_state_reader(em, loop, shapes[k], names[k], scalars[k]) for k in range(len(shapes))]
+    readers = [_state_reader(em, loop, shapes[k], state[k]) for k in range(len(shapes))]
     for comp in (condition, body):
         (param,) = comp.parameters
         if instr.shape.is_tuple:
@@ -101,12 +108,12 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         stop = Frame(f"if not {go_on.text}:", loop, branch=True)
         em.emit_in(stop, "break")
         loop.items.append(stop)
-        new_values = _body_results(em, instr, body, shapes, scalars)
-    _commit(em, loop, shapes, scalars, names, new_values)
+        new_values = _body_results(em, instr, body, shapes)
+    _commit(em, loop, shapes, state, new_values)
     em.top.items.append(loop)
     for k, out in enumerate(outputs):
         if scalars[k]:
-            em.emit_in(em.top, f"{out.arg.name}[0] = {names[k]}")
+            em.emit_in(em.top, em.store_text(out.arg, "0", str(state[k])))
     source = module_source(em, f"while {instr.name}: condition {condition.name}, body {body.name}")
     try:
         module = load_source(source, options.cache_dir)
@@ -126,36 +133,32 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
 
 
 def _state_reader(
-    em: KernelEmitter, loop: Frame, shape: Shape, name: str, scalar: bool
+    em: KernelEmitter, loop: Frame, shape: Shape, state: str | KernelArg
 ) -> Callable[[Index], Val]:
     """Reads of one state element inside the loop (a local variable or the state array)."""
     t = shape.element_type
 
     def read(index: Index) -> Val:
-        if scalar:
-            return Val(name, t, loop)
+        if isinstance(state, str):
+            return Val(state, t, loop)
         offset = em.flat_index(index, shape.dims)
-        return em.emit(f"{name}_element", f"{name}[{offset}]", t, index=index)
+        return em.emit(f"{state.name}_element", em.load(state, offset), t, index=index)
 
     return read
 
 
 def _body_results(
-    em: KernelEmitter,
-    instr: HloInstruction,
-    body: HloComputation,
-    shapes: list[Shape],
-    scalars: list[bool],
-) -> list[str]:
-    """Every new state element: a value for scalars, a filled temporary for arrays ("" for
+    em: KernelEmitter, instr: HloInstruction, body: HloComputation, shapes: list[Shape]
+) -> list[str | KernelArg | None]:
+    """Every new state element: a value for scalars, a filled temporary for arrays (None for
     the elements the body passes through unchanged)."""
     root = body.root
-    results = []
+    results: list[str | KernelArg | None] = []
     for k, shape in enumerate(shapes):
         if _unchanged(body, k, instr.shape.is_tuple):
-            results.append("")
+            results.append(None)
             continue
-        if scalars[k]:
+        if not shape.dims:
             if instr.shape.is_tuple:
                 value = data_movement.tuple_element(em, root, k, ())
             else:
@@ -168,7 +171,8 @@ def _body_results(
                 value = data_movement.tuple_element(em, root, k, index)
             else:
                 value = em.scalar(root, index)
-            em.emit_in(em.current, f"{temp}[{em.flat_index(index, shape.dims)}] = {value.text}")
+            offset = em.flat_index(index, shape.dims)
+            em.emit_in(em.current, em.store_text(temp, offset, value.text))
         results.append(temp)
     return results
 
@@ -190,20 +194,19 @@ def _commit(
     em: KernelEmitter,
     loop: Frame,
     shapes: list[Shape],
-    scalars: list[bool],
-    names: list[str],
-    new_values: list[str],
+    state: list[str | KernelArg],
+    new_values: list[str | KernelArg | None],
 ) -> None:
     """The new state replaces the old one after all of it was computed."""
-    targets = [n for n, s, v in zip(names, scalars, new_values, strict=True) if s and v]
-    values = [v for v, s in zip(new_values, scalars, strict=True) if s and v]
+    targets = [t for t, v in zip(state, new_values, strict=True) if isinstance(t, str) and v]
+    values = [str(v) for t, v in zip(state, new_values, strict=True) if isinstance(t, str) and v]
     if len(targets) == 1:
         em.emit_in(loop, f"{targets[0]} = {values[0]}")
     elif targets:
         em.emit_in(loop, f"{', '.join(targets)} = ({', '.join(values)})")
-    for k, shape in enumerate(shapes):
-        if scalars[k] or not new_values[k]:
+    for shape, target, value in zip(shapes, state, new_values, strict=True):
+        if isinstance(target, str) or not isinstance(value, KernelArg):
             continue
         with em.enter(loop), em.output_loops(shape.dims, False, "j") as index:
             offset = em.flat_index(index, shape.dims)
-            em.emit_in(em.current, f"{names[k]}[{offset}] = {new_values[k]}[{offset}]")
+            em.emit_in(em.current, em.store_text(target, offset, em.load(value, offset)))
