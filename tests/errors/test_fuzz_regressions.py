@@ -228,3 +228,72 @@ def test_npz_entry_named_twice(tmp_path):
     path = _npz(tmp_path, {"a.npy": member, "a": member})
     with pytest.raises(InvalidArgument, match=r"entry 'a' appears twice in the archive"):
         load_npz(path, "--inputs")
+
+
+# ---- device counts and replica groups ---------------------------------------------------------
+
+_ALL_REDUCE = """HloModule m{header}
+add {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}}
+ENTRY e {{
+  p = f32[] parameter(0)
+  ROOT r = f32[] all-reduce(p), replica_groups={groups}, to_apply=add
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (", replica_count=2147483648", r"1:28: error: replica_count must be in \[1, 2147483647\]"),
+        (", replica_count=0", r"1:28: error: replica_count must be in \[1, 2147483647\]; got 0"),
+        (", num_partitions=18446744073709551615", r"1:29: error: num_partitions must be in"),
+    ],
+)
+def test_hlo_module_header_device_counts_are_range_checked(header, message):
+    # replicas=2**31 was accepted and hung building per-device lists.
+    with pytest.raises(ParseError, match=message):
+        xlapy.load(_ALL_REDUCE.format(header=header, groups="{}"))
+
+
+@pytest.mark.parametrize(
+    ("groups", "message"),
+    [
+        # 2^62 ids: numpy refused the array (ValueError); 2^31 ids hung expanding the list.
+        ("[2147483648,2147483648]<=[4611686018427387904]", r"4611686018427387904 ids; at most"),
+        ("[1,2147483648]<=[2147483648]", r"2147483648 ids; at most 1048576 are allowed"),
+        ("[1,1]<=[1]T(5)", r"T\(5\) is not a permutation of the 1 reshape dims"),  # AxisError
+        ("[2,2]<=[3]", r"2 x 2 ids do not match the 3 ids of the reshape dims"),
+        ("[-1,-4]<=[4]", r"sizes must not be negative"),
+        ("mesh['a'=4294967296,'b'=4294967296] {'a'}", r"the mesh has 18446744073709551616 devices"),
+        ("mesh['a'=2,'b'=2], device_ids=([2,2]<=[-2,-2]) {'a'}", r"iota .* is inconsistent"),
+    ],
+)
+def test_hlo_replica_group_lists_are_checked_before_expansion(groups, message):
+    with pytest.raises(ParseError, match=rf"<string>:9:\d+: error: .*{message}"):
+        xlapy.load(_ALL_REDUCE.format(header="", groups=groups))
+
+
+@pytest.mark.parametrize(
+    ("attrs", "message"),
+    [
+        ("mhlo.num_replicas = 18446744073709551616 : i64", r"mhlo.num_replicas must be in \[1, "),
+        (
+            "mhlo.num_partitions = 0 : i32",
+            r"mhlo.num_partitions must be in \[1, 2147483647\]; got 0",
+        ),
+        ('mhlo.num_replicas = "two"', r"mhlo.num_replicas must be an integer; got 'two'"),
+    ],
+)
+def test_mlir_module_device_counts_are_range_checked(attrs, message):
+    # An out-of-range count hung in per-device lists; a bad one was silently ignored.
+    text = (
+        f"module @m attributes {{{attrs}}} {{\n"
+        "  func.func @main(%a: tensor<f32>) -> tensor<f32> {\n"
+        "    return %a : tensor<f32>\n  }\n}\n"
+    )
+    with pytest.raises(ParseError, match=rf"<string>:1:1: error: module attribute {message}"):
+        xlapy.load(text)

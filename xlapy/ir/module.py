@@ -11,6 +11,10 @@ from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.shape import Shape
 
+MAX_DEVICE_COUNT = 2**31 - 1
+"""The largest replica_count / num_partitions a program may declare (device ids are 32-bit,
+as ``replica-id`` and ``partition-id`` results); running has a lower limit (``run``)."""
+
 
 @dataclass
 class ModuleConfig:

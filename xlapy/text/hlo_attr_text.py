@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -19,7 +20,7 @@ from xlapy.ir.opdefs import AttrKind, AttrSpec
 from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.hlo_lexer import Cursor, Tok, c_escape
-from xlapy.text.hlo_mesh_groups import parse_mesh_groups
+from xlapy.text.hlo_mesh_groups import MAX_IOTA_IDS, parse_mesh_groups
 from xlapy.text.literal_text import format_literal, parse_literal_at
 
 if TYPE_CHECKING:
@@ -277,7 +278,31 @@ def parse_iota_list(p: Cursor, *, two_dims: bool) -> A.IotaReplicaGroupList:
         while p.accept_punct(","):
             perm.append(p.expect_int())
         p.expect_punct(")")
+    _check_iota(p, start, shape, reshape, perm)
     return A.IotaReplicaGroupList(shape[0], shape[1], tuple(reshape), tuple(perm))
+
+
+def _check_iota(
+    p: Cursor, start: int, shape: list[int], reshape: list[int], perm: list[int]
+) -> None:
+    """XLA's IotaReplicaGroupList rules: non-negative sizes whose products agree, ``perm`` a
+    permutation of the reshape dims; and at most ``MAX_IOTA_IDS`` ids."""
+    text = f"[{','.join(map(str, shape))}]<=[{','.join(map(str, reshape))}]"
+    if any(d < 0 for d in (*shape, *reshape)):
+        raise p.error(start, f"iota list {text}: sizes must not be negative")
+    count = math.prod(reshape)
+    if math.prod(shape) != count:
+        raise p.error(
+            start, f"iota list {text}: {' x '.join(map(str, shape))} ids do not match the "
+            f"{count} ids of the reshape dims"
+        )  # fmt: skip
+    if count > MAX_IOTA_IDS:
+        raise p.error(start, f"iota list {text}: {count} ids; at most {MAX_IOTA_IDS} are allowed")
+    if perm and sorted(perm) != list(range(len(reshape))):
+        raise p.error(
+            start, f"iota list {text}: T({','.join(map(str, perm))}) is not a permutation of "
+            f"the {len(reshape)} reshape dims"
+        )  # fmt: skip
 
 
 def parse_aliasing(p: Cursor) -> tuple[A.OutputOperandAlias, ...]:

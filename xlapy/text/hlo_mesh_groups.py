@@ -8,6 +8,7 @@ The expansion into explicit groups lives with the attribute (``ir.attrs.MeshAxes
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable
 
@@ -69,6 +70,12 @@ class _Scanner:
         return values
 
 
+MAX_IOTA_IDS = 1 << 20
+"""The most device ids a mesh or an iota list (``[G,S]<=[dims]``) may describe: both are
+expanded to explicit lists (programs for more devices cannot run anyway, ``run`` allows
+65536)."""
+
+
 def parse_mesh_groups(text: str, pos: int, error: ErrorAt) -> tuple[MeshAxesReplicaGroupList, int]:
     """Parses ``mesh[...] {...}`` starting at ``pos`` (the ``mesh`` keyword); returns the
     groups and the position after them. Raises ``error(offset, message)`` on malformed or
@@ -93,7 +100,9 @@ def parse_mesh_groups(text: str, pos: int, error: ErrorAt) -> tuple[MeshAxesRepl
         if not s.accept(","):
             break
     s.expect("]", "to close the mesh axes")
-    total = int(np.prod(sizes))
+    total = math.prod(sizes)
+    if total > MAX_IOTA_IDS:
+        raise error(pos, f"the mesh has {total} devices; at most {MAX_IOTA_IDS} are allowed")
     device_ids: tuple[int, ...] = ()
     ids_text = ""
     if s.accept(","):
@@ -155,9 +164,15 @@ def _device_ids(s: _Scanner) -> tuple[int, ...]:
     if s.accept("T"):
         s.expect("(", "after T")
         perm = s.ints(")", "transpose dimension")
-    if sorted(perm) != list(range(len(reshape))) or np.prod(first) != np.prod(reshape):
+    count = math.prod(reshape)
+    if (
+        sorted(perm) != list(range(len(reshape)))
+        or any(d < 0 for d in (*first, *reshape))
+        or math.prod(first) != count
+        or count > MAX_IOTA_IDS
+    ):
         raise s.error(s.pos, f"device_ids iota [{first}]<=[{reshape}]T({perm}) is inconsistent")
-    flat = np.arange(int(np.prod(reshape))).reshape(reshape).transpose(perm).reshape(-1)
+    flat = np.arange(count).reshape(reshape).transpose(perm).reshape(-1)
     return tuple(int(x) for x in flat)
 
 

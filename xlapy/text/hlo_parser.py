@@ -15,6 +15,7 @@ from xlapy.ir import attrs as A
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import (
+    MAX_DEVICE_COUNT,
     FileLocation,
     HloModule,
     ModuleConfig,
@@ -133,7 +134,13 @@ class HloParser(T.AttrParser):
         elif name == "alias_passthrough_params":
             config.alias_passthrough_params = T.parse_bool(self, name)
         elif name in ("replica_count", "num_partitions"):
-            setattr(config, name, self.expect_int(f"an integer for {name}"))
+            value = self.peek()
+            count = self.expect_int(f"an integer for {name}")
+            if not 1 <= count <= MAX_DEVICE_COUNT:
+                raise self.error(
+                    value.start, f"{name} must be in [1, {MAX_DEVICE_COUNT}]; got {count}"
+                )
+            setattr(config, name, count)
         elif name == "entry_computation_layout":
             self.expect_punct("{")
             params = self.parse_shape()

@@ -22,7 +22,7 @@ from typing import Any
 from xlapy.errors import InvalidArgument, ParseError, ShapeCheckError, Unimplemented, XlaError
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
-from xlapy.ir.module import HloModule, ModuleConfig
+from xlapy.ir.module import MAX_DEVICE_COUNT, HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference.check import agrees, check_instruction
@@ -53,12 +53,8 @@ class ModuleLowering:
         self.text = text
         self.filename = filename
         config = ModuleConfig()
-        replicas = ast.attrs.get("mhlo.num_replicas")
-        partitions = ast.attrs.get("mhlo.num_partitions")
-        if isinstance(replicas, int) and replicas > 0:
-            config.replica_count = replicas
-        if isinstance(partitions, int) and partitions > 0:
-            config.num_partitions = partitions
+        config.replica_count = self._device_count("mhlo.num_replicas")
+        config.num_partitions = self._device_count("mhlo.num_partitions")
         self.hlo = HloModule(ast.name or "main", config)
         self.functions: dict[str, HloComputation] = {}
         self._lowering: set[str] = set()
@@ -66,6 +62,20 @@ class ModuleLowering:
 
     def error(self, offset: int, message: str) -> ParseError:
         return ParseError.at(self.text, offset, message, self.filename)
+
+    def _device_count(self, name: str) -> int:
+        """The module attribute ``name`` (1 when absent): an integer in [1, 2^31 - 1]."""
+        value = self.ast.attrs.get(name, 1)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(
+                self.ast.offset, f"module attribute {name} must be an integer; got {value!r:.60}"
+            )
+        if not 1 <= value <= MAX_DEVICE_COUNT:
+            raise self.error(
+                self.ast.offset,
+                f"module attribute {name} must be in [1, {MAX_DEVICE_COUNT}]; got {value}",
+            )
+        return value
 
     def unsupported(self, offset: int, message: str) -> Unimplemented:
         """An Unimplemented error located at ``offset`` (``file:line:col: error: ...``)."""
