@@ -19,6 +19,7 @@ import numpy as np
 from xlapy.interpreter.mpi_transport import (
     Layout,
     Watchdog,
+    contiguous_span,
     displacements,
     nbytes,
     pack,
@@ -144,6 +145,19 @@ def all_gather(
     if sum(counts):
         _allgather(plan, pack([operands[d] for d in plan.local]), recv, counts)
     return [recv.view(dtype).reshape(joined)]
+
+
+def join(blocks: Sequence[Array], dim: int) -> Array:
+    """``np.concatenate(blocks, axis=dim)``, as a view when the blocks (of one shape) already
+    lie back to back in one buffer and every dim before ``dim`` is 1 (what ``scatter``
+    received for an operand's blocks)."""
+    first = blocks[0]
+    same = all(b.dtype == first.dtype and b.shape == first.shape for b in blocks)
+    span = contiguous_span(blocks) if same else None
+    if span is None or int(np.prod(first.shape[:dim], dtype=np.int64)) != 1:
+        return np.concatenate(blocks, axis=dim)
+    shape = (*first.shape[:dim], first.shape[dim] * len(blocks), *first.shape[dim + 1 :])
+    return span.view(first.dtype).reshape(shape)
 
 
 def scatter(

@@ -302,6 +302,26 @@ class MpiRuntime(Runtime):
         result: list[Any] = self._collective("allgather", key, group, me, payload, what, dim)
         return result
 
+    def all_to_all(
+        self,
+        key: Hashable,
+        group: Sequence[int],
+        me: int,
+        operands: Sequence[Any],
+        dim: int,
+        what: str,
+    ) -> list[Any]:
+        if self._single_rank(group):
+            return super().all_to_all(key, group, me, operands, dim, what)
+        n = len(group)
+        blocks = [np.split(operand, n, axis=dim) for operand in operands]
+        parts = [[block[j] for block in blocks] for j in range(n)]
+        received = self.scatter_exchange(key, group, me, parts, what)
+        return [
+            mpi_collectives.join([member[i] for member in received], dim)
+            for i in range(len(operands))
+        ]
+
     def scatter_exchange(
         self, key: Hashable, group: Sequence[int], me: int, parts: Sequence[Any], what: str
     ) -> list[Any]:

@@ -61,7 +61,7 @@ def pack(values: Sequence[object]) -> Array:
     arrays = [a for v in values for a in arrays_of(v)]
     if not arrays:
         return np.empty(0, np.uint8)
-    span = _span(arrays)
+    span = contiguous_span(arrays)
     if span is not None:
         return span
     return np.concatenate([np.ascontiguousarray(a).reshape(-1).view(np.uint8) for a in arrays])
@@ -71,7 +71,7 @@ def _address(array: Array) -> int:
     return int(array.__array_interface__["data"][0])
 
 
-def _span(arrays: Sequence[Array]) -> Array | None:
+def contiguous_span(arrays: Sequence[Array]) -> Array | None:
     """A ``uint8`` view of the memory of ``arrays`` when they are contiguous and back to back
     inside the buffer of the first one; None otherwise."""
     base = arrays[0]

@@ -5,8 +5,9 @@ Devices meet at rendezvous points for collectives and exchange values through ch
 EvaluationError naming the op, the group and the missing devices — never a hang.
 The runtime is the only thing collective evals talk to, so a multi-process runtime
 (``xlapy.interpreter.mpi_runtime``) replaces it without touching the ops: a subclass overrides
-``exchange``/``all_reduce``/``all_gather``/``scatter_exchange``, ``send``/``recv`` and
-``run_devices`` (which runs the ``local_devices`` of this process).
+``exchange``, the collectives built on it (``all_reduce``, ``all_gather``, ``all_to_all``,
+``scatter_exchange``), ``send``/``recv`` and ``run_devices`` (which runs the
+``local_devices`` of this process).
 """
 
 from __future__ import annotations
@@ -190,6 +191,26 @@ class Runtime:
         everyone = self.exchange(key, group, me, list(operands), what)
         return [
             np.concatenate([everyone[d][i] for d in group], axis=dim) for i in range(len(operands))
+        ]
+
+    def all_to_all(
+        self,
+        key: Hashable,
+        group: Sequence[int],
+        me: int,
+        operands: Sequence[Any],
+        dim: int,
+        what: str,
+    ) -> list[Any]:
+        """Each operand split into len(group) blocks along ``dim``, block j sent to member j;
+        returns, per operand, the blocks received, concatenated along ``dim`` in group order."""
+        n = len(group)
+        blocks = [np.split(operand, n, axis=dim) for operand in operands]
+        parts = [[block[j] for block in blocks] for j in range(n)]
+        received = self.scatter_exchange(key, group, me, parts, what)
+        return [
+            np.concatenate([member[i] for member in received], axis=dim)
+            for i in range(len(operands))
         ]
 
     def scatter_exchange(

@@ -252,13 +252,10 @@ def all_to_all(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
                     f"{_what(instr)}: dimension {dim} of the operand ({operand.shape[dim]}) is "
                     f"not divisible by the group size {n}"
                 )
-        blocks = [np.split(operand, n, axis=dim) for operand in operands]
-        parts = [[block[j] for block in blocks] for j in range(n)]
-        received = _scatter(ctx, instr, group, parts)
-        results = [
-            np.concatenate([member[i] for member in received], axis=dim)
-            for i in range(len(operands))
-        ]
+        key = ctx.device.execution_key(instr)
+        runtime = ctx.device.runtime
+        me = ctx.device.flat_id
+        results = runtime.all_to_all(key, group, me, operands, dim, _what(instr))
         return _pack_values(instr, results)
     if len(operands) != n:
         raise InvalidArgument(
