@@ -12,9 +12,9 @@ import os
 # 76-108 ms instead of 1.3. Passive waiting (set before numba starts its pool) avoids it.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from xlapy.backend.cpu.compiler import compile, run_on_cpu  # noqa: E402
-from xlapy.backend.cpu.executable import Executable  # noqa: E402
-from xlapy.interpreter.run import register_platform  # noqa: E402
+from xlapy.backend.cpu.compiler import compile, run_on_cpu
+from xlapy.backend.cpu.executable import Executable
+from xlapy.interpreter.run import register_platform
 
 register_platform("cpu", run_on_cpu)
 
