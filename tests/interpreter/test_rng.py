@@ -343,3 +343,17 @@ def test_rng_ignores_stablehlo_shape_operand():
     (out,) = xlapy.run(m, np.uint32(0), np.uint32(0), np.array([6], np.int64))
     want, _ = philox_bits(RNG_KEY, CPU_INITIAL_RNG_STATE, [6], 32)
     np.testing.assert_array_equal(out, want)
+
+
+@pytest.mark.parametrize("t", ["s32", "u32", "s64", "u64"])
+def test_rng_uniform_of_a_scalar_integer(t: str) -> None:
+    """A rank-0 integer result is a 0-d array of the type, in [a, b)."""
+    module = xlapy.load(
+        f"HloModule r\nENTRY e {{ a = {t}[] constant(3)  b = {t}[] constant(10)\n"
+        f"  ROOT r = {t}[] rng(a, b), distribution=rng_uniform }}\n"
+    )
+    (got,) = xlapy.run(module)
+    assert isinstance(got, np.ndarray)
+    assert got.shape == ()
+    assert got.dtype == dtypes.from_name(t).numpy
+    assert 3 <= int(got) < 10

@@ -331,3 +331,18 @@ ENTRY main {
     values, indices = xlapy.run(m, x)
     np.testing.assert_array_equal(values, np.array([[5, 5], [np.nan, 7]], np.float32))
     assert indices.tolist() == [[1, 3], [2, 3]]
+
+
+@pytest.mark.parametrize("dims", [(0,), (3, 0), (0, 4)])
+def test_sort_of_an_empty_dimension_returns_the_empty_operand(dims):
+    """An empty array sorts to itself, whether the sorted dimension or a batch one is empty."""
+    shape = ",".join(map(str, dims))
+    module = parse_hlo(
+        "HloModule s\ncmp { a = f32[] parameter(0)  b = f32[] parameter(1)\n"
+        "  ROOT lt = pred[] compare(a, b), direction=LT }\n"
+        f"ENTRY e {{ p = f32[{shape}] parameter(0)\n"
+        f"  ROOT s = f32[{shape}] sort(p), dimensions={{{len(dims) - 1}}}, to_apply=cmp }}\n"
+    )
+    (got,) = xlapy.run(module, np.zeros(dims, np.float32))
+    assert got.shape == dims
+    assert got.dtype == np.float32

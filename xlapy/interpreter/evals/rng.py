@@ -349,7 +349,7 @@ def _uniform_int(bits: Array, a: Array, b: Array, t: ElementType) -> Array:
         dist = bits % span if span != 0 else bits
         half = dist >> unsigned.type(1)
         total: Array = a.view(unsigned) + half + (dist - half)
-    return total.astype(unsigned).view(np.dtype(t.numpy))
+    return np.asarray(total.astype(unsigned)).view(np.dtype(t.numpy))  # rank 0 too
 
 
 def _box_muller(x0: Array, x1: Array) -> tuple[Array, Array]:

@@ -8,6 +8,7 @@ whole arrays of pairs. Both give the stable sorted order of a strict weak order.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -176,7 +177,7 @@ def sort(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     comp: HloComputation = instr.attrs.to_apply
     moved = [np.moveaxis(x, dimension, -1) for x in inputs]
     batch_shape, n = moved[0].shape[:-1], moved[0].shape[-1]
-    lines = [np.asarray(m).reshape(-1, n) for m in moved]
+    lines = [np.asarray(m).reshape(math.prod(batch_shape), n) for m in moved]  # n may be 0
     if n <= 1 or lines[0].shape[0] == 0:
         order = np.broadcast_to(np.arange(n), lines[0].shape)
     else:
