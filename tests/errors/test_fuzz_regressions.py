@@ -297,3 +297,46 @@ def test_mlir_module_device_counts_are_range_checked(attrs, message):
     )
     with pytest.raises(ParseError, match=rf"<string>:1:1: error: module attribute {message}"):
         xlapy.load(text)
+
+
+_MLIR_ALL_REDUCE = """func.func @main(%a: tensor<f32>) -> tensor<f32> {{
+  %0 = "stablehlo.all_reduce"(%a) ({{
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = stablehlo.add %x, %y : tensor<f32>
+      stablehlo.return %s : tensor<f32>
+  }}) {{{attrs}}} : (tensor<f32>) -> tensor<f32>
+  return %0 : tensor<f32>
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("attrs", "message"),
+    [
+        # A rank-0 replica_groups tensor: IndexError in the all_reduce lowering.
+        ("replica_groups = dense<0> : tensor<i64>", r"replica_groups .*; got tensor<i64>"),
+        ("replica_groups = dense<0> : tensor<1x1x1xi64>", r"replica_groups .*; got tensor<1x1"),
+        ("replica_groups = 3", r"replica_groups must be a 2-D integer tensor .*; got 3"),
+        # A non-integer channel handle: ValueError from int().
+        (
+            'channel_handle = #stablehlo.channel_handle<handle = "x", type = 0>',
+            r"channel_handle handle must be an integer; got 'x'",
+        ),
+        ("channel_handle = 5", r"channel_handle must be #stablehlo.channel_handle<handle = N"),
+    ],
+)
+def test_mlir_collective_attributes_are_checked(attrs, message):
+    with pytest.raises(
+        InvalidArgument, match=rf"<string>:2:3: error: stablehlo.all_reduce: {message}"
+    ):
+        xlapy.load(_MLIR_ALL_REDUCE.format(attrs=attrs))
+
+
+def test_mlir_replica_groups_padding_is_only_minus_one():
+    text = _MLIR_ALL_REDUCE.format(attrs="replica_groups = dense<[[0, -5]]> : tensor<1x2xi64>")
+    with pytest.raises(
+        InvalidArgument, match=r"the ids of replica_groups must be 0\.\.1; got \{\{0,-5\}\}"
+    ):
+        xlapy.load(text)
+    padded = _MLIR_ALL_REDUCE.format(attrs="replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>")
+    assert xlapy.run(xlapy.load(padded), np.float32(3)) == [np.float32(3)]

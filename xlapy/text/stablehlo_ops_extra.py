@@ -340,17 +340,29 @@ def _check_run_parallel(
 
 
 def _replica_groups(value: Any) -> A.ReplicaGroups:
-    if not isinstance(value, Literal) or not np.asarray(value.value).size:
-        return A.ReplicaGroups()
-    rows = np.asarray(value.value).reshape(value.shape.dims[0], -1)
-    return A.ReplicaGroups(tuple(tuple(int(x) for x in r if x >= 0) for r in rows))
+    """``dense<[[0, 1], [2, -1]]> : tensor<2x2xi64>``: one row per group, -1 pads ragged
+    rows; an empty tensor means one group of all devices."""
+    array = np.asarray(value.value) if isinstance(value, Literal) else None
+    if array is None or array.dtype.kind not in "iu" or (array.size and array.ndim != 2):
+        got = value.shape.to_mlir() if isinstance(value, Literal) else f"{value!r:.60}"
+        raise InvalidArgument(
+            f"replica_groups must be a 2-D integer tensor (one row per group); got {got}"
+        )
+    return A.ReplicaGroups(tuple(tuple(int(x) for x in row if x != -1) for row in array))
 
 
 def _collective_attrs(op: Op) -> dict[str, Any]:
     attrs: dict[str, Any] = {}
     handle = op.attrs.get("channel_handle")
-    if isinstance(handle, DialectAttr) and int(handle.fields.get("handle", 0)) > 0:
-        attrs["channel_id"] = int(handle.fields["handle"])
+    if handle is not None:
+        if not isinstance(handle, DialectAttr) or "handle" not in handle.fields:
+            raise InvalidArgument(
+                "channel_handle must be #stablehlo.channel_handle<handle = N, type = T>; got "
+                f"{handle!r:.60}"
+            )
+        channel = int_attr(handle.fields["handle"], "channel_handle handle")
+        if channel > 0:
+            attrs["channel_id"] = channel
     if "replica_groups" in op.attrs:
         attrs["replica_groups"] = _replica_groups(op.attrs["replica_groups"])
     return attrs
