@@ -369,6 +369,7 @@ def main() -> None:
         notes.append("- the `cpu` platform is not built yet (`xlapy.compile` missing): skipped")
         print(notes[-1], flush=True)
     started = time.time()
+    commit_before = _commit()
     load_before = os.getloadavg()
     rows: list[Row] = []
     header = _table_lines([], platforms)
@@ -385,6 +386,10 @@ def main() -> None:
                 print(f"  error in {row.name}: {err}", file=sys.stderr, flush=True)
     elapsed = time.time() - started
     load_after = os.getloadavg()
+    commit_after = _commit()
+    commit = commit_before
+    if commit_after != commit_before:
+        commit = f"{commit_before} at the start, {commit_after} at the end"
     summary = _summary(rows)
     errors = [f"- {r.name}: {e}" for r in rows for e in r.errors]
     command = "python3 benchmarks/run.py " + shlex.join(sys.argv[1:])
@@ -395,7 +400,7 @@ def main() -> None:
         "",
         f"- command: `{command.strip()}` (median of {args.repeat}; {elapsed / 60:.1f} min)",
         f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}; xlapy commit "
-        f"{_commit()}; jax {jax.__version__}; numba {numba.__version__}; numpy {np.__version__}",
+        f"{commit}; jax {jax.__version__}; numba {numba.__version__}; numpy {np.__version__}",
         f"- machine: {_machine()}; load average {load_before[0]:.1f} at the start, "
         f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
         *notes,
