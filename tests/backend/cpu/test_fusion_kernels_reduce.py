@@ -16,7 +16,15 @@ import pytest
 
 from tests.backend.cpu.fusion_kernels_util import assert_bitwise, run_root
 from xlapy import dtypes
+from xlapy.backend.cpu.codegen import fusion_emitter
 from xlapy.dtypes import ElementType
+
+
+@pytest.fixture(autouse=True)
+def parallel_from_small_sizes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The parallel plans at test sizes (the default starts at millions of elements)."""
+    monkeypatch.setattr(fusion_emitter, "PARALLEL_WORK", 1 << 16)
+
 
 REDUCERS = {
     "add": "add",

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from xlapy.backend.cpu.codegen import fast_math, narrow, numba_types, scalar_ops
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
-from xlapy.indexing.affine import AffineExpr, ExprKind, symbol
+from xlapy.indexing.affine import AffineExpr, ExprKind, constant, symbol
 from xlapy.indexing.indexing_map import IndexingMap, Variable
 from xlapy.indexing.interval import Interval
 from xlapy.indexing.per_op import OperandIndexing, output_to_input
@@ -263,7 +263,11 @@ class KernelEmitter:
     ) -> Iterator[AffineExpr]:
         """A loop over ``[0, extent)`` (or ``range(start, stop)``, values inside
         ``[0, extent)``) nested in ``parent``; yields its index symbol. The loop is appended
-        to ``parent`` when the block ends, after whatever was hoisted out of it."""
+        to ``parent`` when the block ends, after whatever was hoisted out of it. A serial
+        loop of one iteration is no loop: the index is 0 and the code stays in ``parent``."""
+        if extent == 1 and not parallel and start is None:
+            yield constant(0)  # no loop: one iteration, its code goes into ``parent``
+            return
         var = self.fresh(hint)
         bounds = f"{start}, {stop}" if start is not None else str(extent)
         kind = "numba.prange" if parallel else "range"
