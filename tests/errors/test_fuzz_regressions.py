@@ -14,6 +14,7 @@ import xlapy
 from xlapy import ops
 from xlapy.cli.files import load_npz
 from xlapy.errors import InvalidArgument, ParseError
+from xlapy.indexing.per_op import output_to_input
 from xlapy.indexing.text import parse_indexing_map
 
 
@@ -340,3 +341,30 @@ def test_mlir_replica_groups_padding_is_only_minus_one():
         xlapy.load(text)
     padded = _MLIR_ALL_REDUCE.format(attrs="replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>")
     assert xlapy.run(xlapy.load(padded), np.float32(3)) == [np.float32(3)]
+
+
+# ---- indexing analysis ------------------------------------------------------------------------
+
+_CALL_OF_CONDITIONAL = _hlo(
+    "  x = f32[2] parameter(0)\n  ROOT c = f32[2] call(x), to_apply=f",
+    """HloModule m
+br {
+  p = () parameter(0)
+  ROOT c = f32[2] constant({1, 2})
+}
+f {
+  a = f32[2] parameter(0)
+  i = s32[] constant(0)
+  t = () tuple()
+  ROOT r = f32[2] conditional(i, t, t), branch_computations={br, br}
+}""",
+)
+
+
+def test_indexing_through_a_tuple_read_whole():
+    # Composing a call's maps asked the empty tuple for its element 0 (IndexError): a tuple
+    # operand read whole (not through get-tuple-element) reaches everything undefined.
+    call = xlapy.load(_CALL_OF_CONDITIONAL).entry.root
+    assert output_to_input(call, 0).to_string() == "operand id = 0"  # x is never read
+    conditional = call.attrs.to_apply.root
+    assert output_to_input(conditional, 0).to_string().count("unknown indexing") == 3

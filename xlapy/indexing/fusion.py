@@ -24,6 +24,11 @@ from xlapy.ir.opcode import Opcode
 
 Key = tuple[int, int]  # (id(instruction), output index)
 
+WHOLE = -1
+"""The output index of a tuple-shaped value read whole (a conditional's or call's tuple
+operand), not one element through get-tuple-element: no affine map describes that read, so
+everything it reaches gets undefined maps."""
+
 
 def compose_operand_indexing(first: OperandIndexing, second: OperandIndexing) -> OperandIndexing:
     """``second ∘ first`` with runtime variables carried: ``second``'s come first (as in the
@@ -56,11 +61,15 @@ def grouped_output_to_input(
         keys = [k for k in reached if k[0] == id(instr)]
         for key in keys:
             consumers = list(reached[key])
-            producer = output_to_input(instr, key[1], simplify=simplify)
+            if key[1] == WHOLE:
+                producer = HloInstructionIndexing.unknown(len(instr.operands))
+            else:
+                producer = output_to_input(instr, key[1], simplify=simplify)
             for k, operand in enumerate(instr.operands):
-                operand_output = (
-                    instr.attrs.index if instr.opcode is Opcode.GET_TUPLE_ELEMENT else 0
-                )
+                if instr.opcode is Opcode.GET_TUPLE_ELEMENT:
+                    operand_output = instr.attrs.index
+                else:
+                    operand_output = WHOLE if operand.shape.is_tuple else 0
                 target = (id(operand), operand_output)
                 instructions[id(operand)] = operand
                 group = reached.setdefault(target, [])

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xlapy.errors import XlaError
 from xlapy.indexing import ops_dynamic as dyn
 from xlapy.indexing import ops_reduce as red
 from xlapy.indexing import ops_shape as shp
@@ -208,19 +207,6 @@ def _input_rule(*opcodes: Opcode) -> Callable[[_OutputRule], _OutputRule]:
         return fn
 
     return register
-
-
-def _guarded(
-    rule: _OutputRule | None, instr: HloInstruction, index: int, count: int
-) -> HloInstructionIndexing:
-    """Runs a rule; an op without one, or with attributes a rule cannot index (malformed or
-    unsupported forms), gets undefined maps instead of an exception."""
-    if rule is None:
-        return HloInstructionIndexing.unknown(count)
-    try:
-        return rule(instr, index)
-    except (XlaError, ValueError, IndexError, KeyError, TypeError, AttributeError):
-        return HloInstructionIndexing.unknown(count)
 
 
 def _is_elementwise(instr: HloInstruction) -> bool:
@@ -551,7 +537,7 @@ def input_to_output(
         )
     else:
         rule = _INPUT_RULES.get(instr.opcode)
-        result = _guarded(rule, instr, input_id, num_outputs)
+        result = rule(instr, input_id) if rule else HloInstructionIndexing.unknown(num_outputs)
     if not physical_layout:
         return result
     operand_shape = instr.operands[input_id].shape
