@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from xlapy.interpreter.mpi_transport import (
+    BufferPool,
     Layout,
     Watchdog,
     contiguous_span,
@@ -43,6 +44,7 @@ class GroupPlan:
         members: each rank's members, in group order.
         rank: this rank.
         watchdog, timeout, what: guard every blocking call with ``what`` and ``timeout``.
+        buffers: where receive buffers come from.
     """
 
     comm: Any
@@ -53,6 +55,7 @@ class GroupPlan:
     watchdog: Watchdog
     timeout: float
     what: str
+    buffers: BufferPool
 
     @property
     def local(self) -> list[int]:
@@ -105,7 +108,7 @@ def gather(
 ) -> dict[int, Any]:
     """Every member's value, by device (what ``Runtime.exchange`` returns)."""
     counts = [sum(nbytes(layouts[d]) for d in plan.members[r]) for r in plan.ranks]
-    recv = np.empty(sum(counts), np.uint8)
+    recv = plan.buffers.take(sum(counts))
     if sum(counts):
         _allgather(plan, pack([values[d] for d in plan.local]), recv, counts)
     result: dict[int, Any] = {}
@@ -141,7 +144,7 @@ def all_gather(
         ]
     joined = (*shape[:dim], shape[dim] * len(plan.group), *shape[dim + 1 :])
     counts = [len(plan.members[r]) * nbytes(layout) for r in plan.ranks]
-    recv = np.empty(sum(counts), np.uint8)
+    recv = plan.buffers.take(sum(counts))
     if sum(counts):
         _allgather(plan, pack([operands[d] for d in plan.local]), recv, counts)
     return [recv.view(dtype).reshape(joined)]
@@ -174,7 +177,7 @@ def scatter(
     send_counts = [size(local, plan.members[r]) for r in plan.ranks]
     recv_counts = [size(plan.members[r], local) for r in plan.ranks]
     matrix = {size(plan.members[r], plan.members[s]) for r in plan.ranks for s in plan.ranks}
-    recv = np.empty(sum(recv_counts), np.uint8)
+    recv = plan.buffers.take(sum(recv_counts))
     if matrix != {0}:
         send = pack(
             [parts[m][index[t]] for r in plan.ranks for m in local for t in plan.members[r]]
@@ -284,7 +287,7 @@ def _reduce_in_order(
     send_counts = [len(local) * lengths[j] * itemsize for j in range(n)]
     mine = lengths[me] * itemsize
     recv_counts = [len(plan.members[r]) * mine for r in plan.ranks]
-    recv = np.empty(sum(recv_counts), np.uint8)
+    recv = plan.buffers.take(sum(recv_counts))
     uniform = len(set(lengths)) == 1 and len({len(m) for m in plan.members.values()}) == 1
     _alltoall(plan, send, send_counts, recv, recv_counts, uniform)
     pieces: dict[int, Array] = {}
@@ -296,6 +299,6 @@ def _reduce_in_order(
         for d in plan.group[1:]:
             acc = fold(acc, pieces[d])
     folded = np.ascontiguousarray(acc, dtype=dtype).view(np.uint8)
-    full = np.empty(size * itemsize, np.uint8)
+    full = plan.buffers.take(size * itemsize)
     _allgather(plan, folded, full, [length * itemsize for length in lengths])
     return full.view(dtype).reshape(shape)

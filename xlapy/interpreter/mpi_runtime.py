@@ -37,7 +37,14 @@ import numpy as np
 from xlapy.errors import EvaluationError, InvalidArgument, Unimplemented
 from xlapy.interpreter import mpi_collectives
 from xlapy.interpreter.mpi_collectives import GroupPlan
-from xlapy.interpreter.mpi_transport import Deadline, Layout, Watchdog, describe, layout_of
+from xlapy.interpreter.mpi_transport import (
+    BufferPool,
+    Deadline,
+    Layout,
+    Watchdog,
+    describe,
+    layout_of,
+)
 from xlapy.interpreter.run import register_runtime
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime, is_secondary
 
@@ -67,6 +74,7 @@ class _World:
         self.threads_ok = MPI.Query_thread() >= MPI.THREAD_MULTIPLE
         self.tag_limit = int(world.Get_attr(MPI.TAG_UB) or 32767)
         self.watchdog = Watchdog(self.rank, lambda: world.Abort(1))
+        self.buffers = BufferPool()
         self.base: Any = None
         self.spare: Any = None
         """The control communicator of the last clean run, for the next run to reuse."""
@@ -148,12 +156,10 @@ def placement(num_devices: int, rank: int, size: int) -> tuple[int, ...]:
     return tuple(range(rank * k, rank * k + k))
 
 
-def _poll(request: Any, timeout: float, message: str, check: Callable[[], None] = bool) -> None:
-    """Waits for an MPI request, calling ``check`` between tests; raises EvaluationError with
-    ``message`` after ``timeout``."""
+def _poll(request: Any, timeout: float, message: str) -> None:
+    """Waits for an MPI request; raises EvaluationError with ``message`` after ``timeout``."""
     deadline = Deadline(timeout)
     while not request.Test():
-        check()
         if deadline.passed:
             raise EvaluationError(f"{message} (waited {timeout:g} s)")
         deadline.pause()
@@ -172,7 +178,8 @@ class _Reduction:
 
 
 _Extra = _Reduction | int | None
-"""What a collective needs besides the values: a reduction, or the all-gather dimension."""
+"""What a collective needs besides the values: a reduction, the all-gather dimension, or
+nothing."""
 
 
 @dataclass
@@ -302,25 +309,10 @@ class MpiRuntime(Runtime):
         result: list[Any] = self._collective("allgather", key, group, me, payload, what, dim)
         return result
 
-    def all_to_all(
-        self,
-        key: Hashable,
-        group: Sequence[int],
-        me: int,
-        operands: Sequence[Any],
-        dim: int,
-        what: str,
-    ) -> list[Any]:
-        if self._single_rank(group):
-            return super().all_to_all(key, group, me, operands, dim, what)
-        n = len(group)
-        blocks = [np.split(operand, n, axis=dim) for operand in operands]
-        parts = [[block[j] for block in blocks] for j in range(n)]
-        received = self.scatter_exchange(key, group, me, parts, what)
-        return [
-            mpi_collectives.join([member[i] for member in received], dim)
-            for i in range(len(operands))
-        ]
+    def join(self, blocks: Sequence[Any], dim: int) -> Any:
+        """The blocks an all-to-all received, as one array: a view of the receive buffer when
+        they lie back to back in it."""
+        return mpi_collectives.join(blocks, dim)
 
     def scatter_exchange(
         self, key: Hashable, group: Sequence[int], me: int, parts: Sequence[Any], what: str
@@ -396,8 +388,9 @@ class MpiRuntime(Runtime):
         _check_layouts(kind, group, layouts, what)
         comm = self.world.group_comm(ranks, group, max(self.timeout, LONG_WAIT), what)
         patience = max(self.timeout, LONG_WAIT)
+        world = self.world
         plan = GroupPlan(
-            comm, group, ranks, members, self.rank, self.world.watchdog, patience, what
+            comm, group, ranks, members, self.rank, world.watchdog, patience, what, world.buffers
         )
         if kind == "gather":
             everyone = mpi_collectives.gather(plan, gathered, layouts)
@@ -528,6 +521,9 @@ class MpiRuntime(Runtime):
 
         deadline = Deadline(1.0)
         while not self._stopping.is_set():
+            if self.world.watchdog.busy:  # a transfer runs: keep off MPI's lock meanwhile
+                self._stopping.wait(1e-3)
+                continue
             handled = False
             for tag in (_TAG_ERROR, _TAG_FINISHED, _TAG_CHANNEL):
                 message = self._control.improbe(source=MPI.ANY_SOURCE, tag=tag)

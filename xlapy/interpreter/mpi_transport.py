@@ -119,6 +119,37 @@ def describe(layout: Layout) -> str:
     return type(layout[1]).__name__ if layout[1] is not None else "nothing"
 
 
+class BufferPool:
+    """Receive buffers kept for reuse: a fresh buffer of hundreds of MB costs more in page
+    faults than the transfer into it. A buffer is handed out again only when nothing else
+    refers to it (no result or view of it is alive: views keep their base referenced)."""
+
+    _MIN_BYTES = 1 << 20
+
+    def __init__(self, keep: int = 4) -> None:
+        self._keep = keep
+        self._buffers: list[Array] = []
+        self._lock = threading.Lock()
+
+    def take(self, size: int) -> Array:
+        """A ``uint8`` buffer of ``size`` bytes (uninitialized)."""
+        if size < self._MIN_BYTES:
+            return np.empty(size, np.uint8)
+        with self._lock:
+            for i in range(len(self._buffers)):
+                buffer = self._buffers[i]
+                # References: the list, ``buffer``, getrefcount's argument.
+                if buffer.size == size and sys.getrefcount(buffer) <= 3:
+                    del self._buffers[i]
+                    self._buffers.append(buffer)
+                    return buffer
+            buffer = np.empty(size, np.uint8)
+            self._buffers.append(buffer)
+            if len(self._buffers) > self._keep:
+                del self._buffers[0]
+            return buffer
+
+
 def displacements(counts: Sequence[int]) -> list[int]:
     """Start offsets of consecutive blocks of the given sizes."""
     starts, total = [], 0
@@ -176,6 +207,12 @@ class Watchdog:
         self._guards: dict[int, tuple[float, str]] = {}
         self._next = 0
         self._thread: threading.Thread | None = None
+
+    @property
+    def busy(self) -> bool:
+        """Whether a guarded (blocking) MPI call is under way: pollers then keep off MPI,
+        whose lock they would contend for."""
+        return bool(self._guards)
 
     @contextmanager
     def guard(self, what: str, seconds: float) -> Iterator[None]:

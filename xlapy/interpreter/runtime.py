@@ -208,10 +208,11 @@ class Runtime:
         blocks = [np.split(operand, n, axis=dim) for operand in operands]
         parts = [[block[j] for block in blocks] for j in range(n)]
         received = self.scatter_exchange(key, group, me, parts, what)
-        return [
-            np.concatenate([member[i] for member in received], axis=dim)
-            for i in range(len(operands))
-        ]
+        return [self.join([member[i] for member in received], dim) for i in range(len(operands))]
+
+    def join(self, blocks: Sequence[Any], dim: int) -> Any:
+        """The blocks an all-to-all received, concatenated along ``dim``."""
+        return np.concatenate(blocks, axis=dim)
 
     def scatter_exchange(
         self, key: Hashable, group: Sequence[int], me: int, parts: Sequence[Any], what: str
