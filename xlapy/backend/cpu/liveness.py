@@ -183,8 +183,8 @@ def analyze(nodes: Sequence[NodeInfo], root: int) -> Liveness:
         instr, shape = node.instr, node.instr.shape
         ops = operands[i]
         if instr.opcode is Opcode.PARAMETER:
-            leaves = iter(range(leaf_base[i], leaf_base[i] + leaf_count(shape)))
-            trees.append(_parameter_tree(shape, leaves, buffers))
+            numbers = iter(range(leaf_base[i], leaf_base[i] + leaf_count(shape)))
+            trees.append(_parameter_tree(shape, numbers, buffers))
         elif instr.opcode is Opcode.TUPLE:
             trees.append(tuple(trees[o] for o in ops))
         elif instr.opcode is Opcode.GET_TUPLE_ELEMENT and isinstance(trees[ops[0]], tuple):
@@ -192,11 +192,11 @@ def analyze(nodes: Sequence[NodeInfo], root: int) -> Liveness:
         else:
             tree = _make(shape, node.origin, buffers)
             viewed = range(len(ops)) if node.views is None else node.views
-            shared = [b for k in viewed if k < len(ops) for b in _all(trees[ops[k]])]
+            viewed_buffers = [b for k in viewed if k < len(ops) for b in _all(trees[ops[k]])]
             made = _all(tree)
-            if shared and made:  # a token result shares no memory
+            if viewed_buffers and made:  # a token result shares no memory
                 anchor = next(iter(made))
-                for b in (*made, *shared):
+                for b in (*made, *viewed_buffers):
                     buffers.union(anchor, b)
             trees.append(tree)
 
@@ -254,9 +254,9 @@ def analyze(nodes: Sequence[NodeInfo], root: int) -> Liveness:
         for k, o in enumerate(operands[i]):
             if structural or operands[i].count(o) != 1:
                 continue
-            leaves = [leaf for leaf in _flat(klass[o]) if leaf]
-            classes = frozenset().union(*leaves) if leaves else frozenset()
-            if not classes or sum(len(leaf) for leaf in leaves) != len(classes):
+            arrays = [leaf for leaf in _flat(klass[o]) if leaf]
+            classes: frozenset[int] = frozenset().union(*arrays)
+            if not classes or sum(len(leaf) for leaf in arrays) != len(classes):
                 continue
             others = frozenset().union(*(r for j, r in enumerate(reads[i]) if j != k))
             if classes & others:
@@ -274,8 +274,8 @@ def analyze(nodes: Sequence[NodeInfo], root: int) -> Liveness:
     root_leaves = _flat(klass[root])
     result = []
     for j, leaf in enumerate(root_leaves):
-        shared = any(leaf & other for m, other in enumerate(root_leaves) if m != j)
-        possible = bool(leaf) and not shared and all(ownable(c) for c in leaf)
+        aliased = any(leaf & other for m, other in enumerate(root_leaves) if m != j)
+        possible = bool(leaf) and not aliased and all(ownable(c) for c in leaf)
         needed = tuple(sorted(p for c in leaf for p in needs.get(c, ()))) if possible else ()
         result.append(LeafOwnership(possible, needed))
     constant = tuple(any(Origin.CONSTANT in origins[c] for c in leaf) for leaf in root_leaves)

@@ -194,7 +194,8 @@ class Plan:
         else:
             donations = self._static_donations
         try:
-            return self._function(args, ctx, donations)
+            value: Value = self._function(args, ctx, donations)
+            return value
         except (XlaError, RecursionError):
             raise
         except KeyboardInterrupt as interrupt:

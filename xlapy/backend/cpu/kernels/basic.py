@@ -115,6 +115,7 @@ def bitcast_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if not (whole_bytes and source.dims == result.dims and from_type.bits == to_type.bits):
         raise NoKernel(f"bit reinterpretation {from_type} -> {to_type} changes widths or dims")
     dtype = to_type.numpy
+    assert dtype is not None
 
     def run_view(operands: list[Value], ctx: RunContext) -> Value:
         return operands[0].view(dtype)  # type: ignore[union-attr]
