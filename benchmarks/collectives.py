@@ -39,7 +39,11 @@ HEADER = """# Collective bandwidth on the MPI runtime (issue #12)
 .venv/bin/python benchmarks/collectives.py --repeat 5 --output benchmarks/collectives.md
 ```
 
-xlapy: `xlapy.run(module, x, runtime="mpi")` on an N-replica program with one collective (the whole call: start and end of a run, announce, transfer, result); mpi4py: `Allreduce` (MPI.SUM), `Allgather`, `Alltoall` on the same buffers into a preallocated output. A size is each rank's operand (all-gather: the gathered result). MPICH 5.0.2 (wheel), mpi4py 4.1.2, loopback, one machine with 2 cores shared with other engineers' test runs (the """
+xlapy: `xlapy.run(module, x, runtime="mpi")` on an N-replica program with one collective (the
+whole call: start and end of a run, announce, transfer, result); mpi4py: `Allreduce` (MPI.SUM),
+`Allgather`, `Alltoall` on the same buffers into a preallocated output. A size is each rank's
+operand (all-gather: the gathered result). MPICH 5.0.2 (wheel), mpi4py 4.1.2, loopback, one
+machine with 2 cores shared with other engineers' test runs (the"""
 """What ``--output`` writes above the table (what is measured, and how noisy it is)."""
 MB = 1 << 20
 OPS = ("all-reduce", "all-gather", "all-to-all")
