@@ -43,7 +43,13 @@ xlapy: `xlapy.run(module, x, runtime="mpi")` on an N-replica program with one co
 whole call: start and end of a run, announce, transfer, result); mpi4py: `Allreduce` (MPI.SUM),
 `Allgather`, `Alltoall` on the same buffers into a preallocated output. A size is each rank's
 operand (all-gather: the gathered result). MPICH 5.0.2 (wheel), mpi4py 4.1.2, loopback, one
-machine with 2 cores shared with other engineers' test runs (the"""
+machine with 2 cores shared with other engineers' test runs (see the load average): 4 ranks
+oversubscribe the cores and single numbers move by 2x between runs; compare the 2-rank rows
+and the large sizes. The xlapy all-reduce of f32 is bit-identical to the in-process fold in
+group order (slices: all-to-all, fold, all-gather), which MPI's own float sum is not. Small
+sizes pay a fixed cost per call (three small synchronisations: start, announce, end).
+
+"""
 """What ``--output`` writes above the table (what is measured, and how noisy it is)."""
 MB = 1 << 20
 OPS = ("all-reduce", "all-gather", "all-to-all")
