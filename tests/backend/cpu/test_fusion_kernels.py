@@ -316,3 +316,37 @@ ENTRY e {{
         ids[..., 0] -= 3  # negative starts clamp to 0, large ones to the last window
     got, want, _ = run_root(text, [table, ids])
     assert_bitwise(got, want, f"gather {operand} by {indices}")
+
+
+def test_a_donated_operand_read_only_at_the_stored_element_becomes_the_output() -> None:
+    text = """HloModule m
+fused (p0: f32[64,32], p1: f32[32]) -> (f32[64,32], f32[64,32]) {
+  p0 = f32[64,32] parameter(0)
+  p1 = f32[32] parameter(1)
+  b = f32[64,32] broadcast(p1), dimensions={1}
+  e = f32[64,32] exponential(p0)
+  s = f32[64,32] add(e, b)
+  n = f32[64,32] negate(p0)
+  ROOT t = (f32[64,32], f32[64,32]) tuple(s, n)
+}
+ENTRY e {
+  a = f32[64,32] parameter(0)
+  c = f32[32] parameter(1)
+  ROOT f = (f32[64,32], f32[64,32]) fusion(a, c), kind=kLoop, calls=fused
+}"""
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((64, 32)).astype(np.float32)
+    row = rng.standard_normal(32).astype(np.float32)
+    module = load(text)
+    kernel = build(text)
+    evaluator = Evaluator(module, device=DeviceState())
+    want = evaluator.evaluate(module.entry.root, [x, row])
+    donated = x.copy()
+    ctx = RunContext(evaluator.device, evaluator, evaluator.call, donatable=frozenset({0}))
+    got = kernel.run([donated, row], ctx)
+    assert np.shares_memory(got[0], donated)  # the first output took the donated buffer
+    assert_bitwise(got[1], want[1], "negate, read from the donated operand")
+    np.testing.assert_allclose(got[0], want[0], rtol=3e-7, atol=2e-6)  # exp(x) + b cancels
+    ctx.donatable = frozenset()
+    fresh = kernel.run([x, row], ctx)
+    assert not np.shares_memory(fresh[0], x)

@@ -38,7 +38,7 @@ from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContex
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Value
+from xlapy.literal import Array, Value
 
 PARALLEL_WORK = 1 << 23
 """Work (elements of the largest array, times 1 + 4 per transcendental op) from which a
@@ -169,6 +169,7 @@ def compile_kernel(
     outputs, is_tuple = _outputs(em, root)
     parallel = options.parallel and estimated_work(instructions) >= PARALLEL_WORK
     reduces = {id(o.instr): o.instr for o in outputs if o.instr.opcode is Opcode.REDUCE}
+    in_place: dict[int, int] = {}
     if reduces:
         plan = reduction_emitter.emit_reductions(em, outputs, list(reduces.values()), parallel)
     else:
@@ -177,9 +178,11 @@ def compile_kernel(
             raise NoKernel(f"{root.opcode.value} {root.name}: outputs of different shapes")
         with em.output_loops(dims, parallel) as index:
             frame = em.current
-            for o in outputs:
-                em.store(frame, o, index, em.scalar(o.instr, index))
+            values = [em.scalar(o.instr, index) for o in outputs]  # every read before a store
+            for o, value in zip(outputs, values, strict=True):
+                em.store(frame, o, index, value)
         plan = "loop"
+        in_place = _in_place(em, outputs, leaves, instructions)
     source = module_source(em, header)
     try:
         module = load_source(source, options.cache_dir)
@@ -191,7 +194,7 @@ def compile_kernel(
     how = f"numba {plan} {description}, {ops} ops" + (", parallel" if em.parallel else "")
     notes = () if em.exact else ("float results within a few ulp (reassociation, fast exp)",)
     return Kernel(
-        run=runner(function, em.args, outputs, is_tuple),
+        run=runner(function, em.args, outputs, is_tuple, in_place=in_place),
         how=how,
         source=source,
         compile_seconds=time.perf_counter() - start,
@@ -225,6 +228,36 @@ def module_source(em: KernelEmitter, header: str) -> str:
     return "\n".join(lines)
 
 
+def _in_place(
+    em: KernelEmitter,
+    outputs: Sequence[Output],
+    leaves: Mapping[int, int],
+    instructions: Sequence[HloInstruction],
+) -> dict[int, int]:
+    """Outputs that may overwrite an operand's buffer when the program donates it: a loop
+    kernel reading that operand only at the element it stores (same offset, same type and
+    size), so each element is read before it is overwritten and never again."""
+    by_position = {leaves[id(i)]: i for i in instructions if id(i) in leaves}
+    result: dict[int, int] = {}
+    for k, out in enumerate(outputs):
+        stores = em.stores.get(out.arg.name, [])
+        if len(stores) != 1:
+            continue
+        for arg in em.args:
+            kind, position = arg.source
+            if kind != "operand" or position in result.values():
+                continue
+            leaf = by_position[position]  # type: ignore[index]
+            if (
+                em.reads.get(arg.name) == {stores[0]}
+                and arg.type is out.type
+                and leaf.shape.dims == out.dims
+            ):
+                result[k] = position  # type: ignore[assignment]
+                break
+    return result
+
+
 def runner(
     function: Callable[..., None],
     args: Sequence[KernelArg],
@@ -232,9 +265,12 @@ def runner(
     is_tuple: bool,
     *,
     state: bool = False,
+    in_place: Mapping[int, int] | None = None,
 ) -> Callable[[list[Value], RunContext], Value]:
     """``run(operands, ctx)``: flat views of the operands (with ``state``, of the leaves of
-    the one tuple operand), the constants, fresh flat outputs; one call."""
+    the one tuple operand), the constants, fresh flat outputs (or, for ``in_place`` outputs,
+    the buffer of their operand when the program donates it); one call."""
+    reuse = dict(in_place or {})
     plan: list[tuple[str, object]] = []
     for arg in args:
         kind, what = arg.source
@@ -251,7 +287,15 @@ def runner(
     def run(operands: list[Value], ctx: RunContext) -> Value:
         if state:
             operands = list(operands[0]) if isinstance(operands[0], tuple) else operands
-        results = [np.empty(math.prod(dims), storage) for dims, storage, _ in shapes]
+        results = [np.empty(0, storage) for _, storage, _ in shapes]
+        for k, (dims, storage, dtype) in enumerate(shapes):
+            position = reuse.get(k)
+            if position is not None and position in ctx.donatable:
+                donated = _donated_buffer(operands, position, dtype)
+                if donated is not None:
+                    results[k] = donated.view(storage)
+                    continue
+            results[k] = np.empty(math.prod(dims), storage)
         arrays = []
         for kind, what in plan:
             if kind == "operand":
@@ -269,3 +313,20 @@ def runner(
         return tuple(shaped) if is_tuple else shaped[0]
 
     return run
+
+
+def _donated_buffer(operands: list[Value], position: int, dtype: np.dtype) -> Array | None:
+    """The flat buffer of donated operand ``position`` if a kernel may write its result
+    there (contiguous, writable, of the result's type, shared with no other operand)."""
+    value = operands[position]
+    if not (
+        isinstance(value, np.ndarray)
+        and value.dtype == dtype
+        and value.flags.c_contiguous
+        and value.flags.writeable
+    ):
+        return None
+    for k, other in enumerate(operands):
+        if k != position and isinstance(other, np.ndarray) and np.may_share_memory(value, other):
+            return None
+    return value.reshape(-1)

@@ -180,6 +180,8 @@ class KernelEmitter:
         self._scope_counter = 0
         self._expressions: dict[tuple[str, ElementType], Val] = {}
         self._runtime_symbols: dict[str, AffineExpr] = {}
+        self.reads: dict[str, set[str]] = {}  # operand argument -> offsets it is read at
+        self.stores: dict[str, list[str]] = {}  # output argument -> offsets stored
 
     # ---- names, helpers, arguments ------------------------------------------------------
     def fresh(self, hint: str) -> str:
@@ -224,6 +226,8 @@ class KernelEmitter:
     def load(self, arg: KernelArg, offset: str) -> str:
         """Source reading ``arg[offset]`` as a value (f16/bf16 patterns widened to f32)."""
         text = f"{arg.name}[{offset}]"
+        if arg.source[0] == "operand":
+            self.reads.setdefault(arg.name, set()).add(offset)
         if arg.type in numba_types.NARROW and arg.source[0] != "scratch":
             return f"{self.helper('narrow', f'{arg.type.name}_to_f32')}({text})"
         return text
@@ -305,6 +309,7 @@ class KernelEmitter:
     def store(self, frame: Frame, output: Output, index: Index, value: Val) -> None:
         """``out[offset] = value`` in ``frame``."""
         offset = self.flat_index(index, output.dims)
+        self.stores.setdefault(output.arg.name, []).append(offset)
         self.emit_in(frame, self.store_text(output.arg, offset, value.text))
 
     def remember(self, instr: HloInstruction, index: Index, value: Val | tuple[Val, ...]) -> None:
