@@ -63,6 +63,7 @@ class Frame:
         return frames[::-1]
 
     def render(self, indent: int, out: list[str]) -> None:
+        """Appends the block's source lines, indented ``indent`` levels, to ``out``."""
         pad = "    " * indent
         if self.header is not None:
             out.append(pad + self.header)
@@ -241,6 +242,7 @@ class KernelEmitter:
 
     # ---- frames -------------------------------------------------------------------------
     def on_path(self, frame: Frame) -> bool:
+        """True when ``frame`` encloses the current frame (its values are visible here)."""
         depth = frame.depth
         return depth < len(self._path) and self._path[depth] is frame
 
@@ -318,6 +320,7 @@ class KernelEmitter:
         self.cache[(scope, id(instr), self.simplify(index))] = value
 
     def new_symbol(self, name: str, bounds: Interval, frame: Frame) -> AffineExpr:
+        """A new index symbol named ``name`` in the source, defined in ``frame``."""
         self.symbols.append(IndexSymbol(name, bounds, frame))
         return symbol(len(self.symbols) - 1)
 
@@ -367,6 +370,7 @@ class KernelEmitter:
         return value
 
     def emit_in(self, frame: Frame, statement: str) -> None:
+        """Appends ``statement`` to ``frame`` as it is (no placement, no value numbering)."""
         frame.items.append(statement)
 
     # ---- index expressions ----------------------------------------------------------------
@@ -384,6 +388,7 @@ class KernelEmitter:
         return tuple(simplify_expr(e, domain) for e in exprs)
 
     def range_of(self, expr: AffineExpr) -> Interval:
+        """The values ``expr`` can take given the bounds of the index symbols."""
         return RangeEvaluator(self._domain_map([expr])).range(expr)
 
     def render(self, expr: AffineExpr) -> str:
@@ -534,6 +539,7 @@ class KernelEmitter:
 
     # ---- source -----------------------------------------------------------------------------
     def signature(self) -> str:
+        """The numba signature of the kernel (``void(float32[::1], ...)``)."""
         return "void(" + ", ".join(numba_types.array_type(a.type) for a in self.args) + ")"
 
     def function_source(self) -> str:
@@ -548,6 +554,7 @@ class KernelEmitter:
         return "\n".join(lines + body)
 
     def imports(self) -> list[str]:
+        """The import lines of the helpers the kernel calls."""
         modules: dict[str, list[str]] = {}
         for module, name in sorted(self.helpers):
             modules.setdefault(module, []).append(name)

@@ -157,6 +157,7 @@ def _check(reduce: HloInstruction) -> tuple[list[HloInstruction], list[HloInstru
 
 
 def reduced_map_results(em: KernelEmitter, reduce: HloInstruction) -> tuple[AffineExpr, ...]:
+    """The input index of ``reduce`` over its output dims and reduced-dimension symbols."""
     (indexing,) = em.maps(reduce)[0]
     return indexing.map.results
 
@@ -554,6 +555,7 @@ def _split_plan(
 
 
 def identity_literal(op: Opcode, t: ElementType) -> str:
+    """Source of the identity element of ``op`` on ``t``."""
     text = numba_types.literal(identity(op, t), t)
     assert text is not None
     return text
