@@ -1,5 +1,6 @@
 """The ``cpu`` platform runs every program the interpreter runs, with the interpreter's results:
-the JAX programs of ``examples/`` and ``tests/e2e/data`` (HLO, XLA-optimized HLO, StableHLO),
+the JAX programs of ``examples/`` and ``tests/e2e/data`` (HLO; XLA-optimized HLO and StableHLO
+with ``-m slow``),
 the SPMD programs of ``tests/e2e/collectives``; ``xlapy.compile``/``Executable`` and
 ``xlapy.run(platform=)`` keep ``xlapy.run``'s conventions and error messages."""
 
@@ -27,7 +28,15 @@ COLLECTIVES = Path(__file__).resolve().parents[2] / "e2e" / "collectives"
 @pytest.mark.parametrize(
     ("name", "directory", "variant"),
     [
-        pytest.param(name, directory, variant, id=f"{name}-{variant}")
+        # The optimized-HLO and StableHLO forms of a program compile to mostly the same kernels
+        # as its HLO; they run with the slow tests (cold kernel compiles dominate).
+        pytest.param(
+            name,
+            directory,
+            variant,
+            id=f"{name}-{variant}",
+            marks=[pytest.mark.slow] if variant != "hlo" else [],
+        )
         for name, directory in programs()
         for variant in VARIANTS
     ],
