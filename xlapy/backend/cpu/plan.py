@@ -1,12 +1,12 @@
-"""Plans: a computation compiled to a flat list of steps, one kernel call per instruction.
+"""Plans: a computation compiled to one kernel call per instruction, in post-order.
 
 A plan gives every instruction a *slot* (its position in post-order). Parameters and constants
-are slots filled before the steps run; every other instruction is a step
-``(run, operand slots, result slot, slots to drop, donatable positions)`` whose ``run`` is the
-first kernel a factory gives (``xlapy.backend.cpu.kernel``) or, when every factory declines,
-the interpreter's eval of the instruction: ``cpu`` never runs less than ``interpreter``.
-``Program`` holds the plans of a module (built once, shared by every device); ``Session`` is
-one device running them.
+are slots filled before the steps run; every other instruction is a step whose kernel is the
+first one a factory gives (``xlapy.backend.cpu.kernel``) or, when every factory declines, the
+interpreter's eval of the instruction: ``cpu`` never runs less than ``interpreter``. The steps
+become one generated Python function (``plan_code``) that drops each value after its last use
+and tells each kernel which operands it may overwrite (``liveness``). ``Program`` holds the
+plans of a module (built once, shared by every device); ``Session`` is one device running them.
 """
 
 from __future__ import annotations
