@@ -132,6 +132,10 @@ def op_lines(t: ElementType, n: int) -> list[tuple[str, str, str]]:
         if t.is_integer:
             other = "UNSIGNED" if t.is_signed else "SIGNED"
             lines.append((f"{other}-{d}", b, f"compare(p0, p1), direction={d}, type={other}"))
+    if t in (dtypes.F32, dtypes.F64):
+        for e, m in ((8, 7), (5, 10), (11, 0), (2, 3), (11, 52), (8, 23)):
+            call = f"reduce-precision(p0), exponent_bits={e}, mantissa_bits={m}"
+            lines.append((f"reduce-precision-e{e}m{m}", s, call))
     lines.append(("select", s, "select(p2, p0, p1)"))
     lines.append(("clamp", s, "clamp(lo, p0, hi)"))
     lines.append(("clamp-array", s, "clamp(p1, p0, p0)"))

@@ -308,6 +308,17 @@ def bitcast_expression(em: KernelEmitter, source: ElementType, target: ElementTy
     return a
 
 
+def _reduce_precision(em: KernelEmitter, instr: HloInstruction, x: Val) -> str | None:
+    """reduce-precision of f32/f64 on the value's own bits (f16/bf16: the interpreter)."""
+    if x.type not in (dtypes.F32, dtypes.F64):
+        return None
+    exponent_bits, mantissa_bits = instr.attrs.exponent_bits, instr.attrs.mantissa_bits
+    if exponent_bits < 1 or mantissa_bits < 0:
+        raise NoKernel(f"reduce-precision {instr.name}: invalid exponent/mantissa bits")
+    helper = em.helper("scalar_ops", f"reduce_precision_f{x.type.bits}")
+    return f"{helper}({x.text}, {exponent_bits}, {mantissa_bits})"
+
+
 def _clamp(em: KernelEmitter, t: ElementType, low: str, x: str, high: str) -> str:
     if t.is_float:
         mx = em.helper("scalar_ops", "maximum_float")
@@ -355,6 +366,7 @@ _EXPRESSIONS[Opcode.CLAMP] = lambda em, instr, v: _clamp(
 _EXPRESSIONS[Opcode.CONVERT] = lambda em, instr, v: convert_expression(
     em, v[0].type, instr.shape.element_type, v[0].text
 )
+_EXPRESSIONS[Opcode.REDUCE_PRECISION] = lambda em, instr, v: _reduce_precision(em, instr, v[0])
 _EXPRESSIONS[Opcode.BITCAST_CONVERT] = lambda em, instr, v: bitcast_expression(
     em, v[0].type, instr.shape.element_type, v[0].text
 )

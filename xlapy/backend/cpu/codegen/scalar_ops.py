@@ -278,3 +278,51 @@ def float_to_unsigned(x: float, high: int) -> int:
     if truncated >= np.float64(high):
         return _U64(high)
     return _U64(truncated)
+
+
+@numba.njit(cache=True)
+def _reduce_precision_bits(
+    u: int, nbits: int, src_exponent: int, src_mantissa: int, exponent_bits: int, mantissa_bits: int
+) -> int:
+    """XLA's ReducePrecision on a bit pattern (uint64) of a float with ``src_exponent`` and
+    ``src_mantissa`` bits: the mantissa rounded to ``mantissa_bits`` (ties to even), then
+    the exponent clamped to the range of ``exponent_bits`` (overflow -> infinity, below the
+    smallest normal -> zero, signs kept)."""
+    one = _U64(1)
+    if mantissa_bits < src_mantissa:
+        shift = _U64(src_mantissa - mantissa_bits)
+        last = (u >> shift) & one
+        u = (u + last + ((one << (shift - one)) - one)) & ~((one << shift) - one)
+    if exponent_bits < src_exponent:
+        sign = u & (one << _U64(nbits - 1))
+        exponent_mask = ((one << _U64(src_exponent)) - one) << _U64(src_mantissa)
+        bias = (1 << (src_exponent - 1)) - 1
+        reduced_bias = (1 << (exponent_bits - 1)) - 1
+        exponent = u & exponent_mask
+        if exponent > _U64(bias + reduced_bias) << _U64(src_mantissa):
+            u = sign | exponent_mask
+        elif exponent <= _U64(bias - reduced_bias) << _U64(src_mantissa):
+            u = sign
+    if nbits < 64:
+        u = u & ((one << _U64(nbits)) - one)
+    return u
+
+
+@numba.njit(cache=True)
+def reduce_precision_f32(x: float, exponent_bits: int, mantissa_bits: int) -> float:
+    """``reduce-precision`` of an f32 on its own bits (the interpreter's rule); NaN stays
+    NaN (the operand itself; a quiet NaN of its sign when no mantissa bit is left)."""
+    if x != x:
+        return x if mantissa_bits > 0 else np.float32(np.copysign(np.nan, x))
+    u = _U64(np.uint32(f32_bits(x)))
+    u = _reduce_precision_bits(u, 32, 8, 23, exponent_bits, mantissa_bits)
+    return f32_from_bits(np.int32(np.uint32(u)))
+
+
+@numba.njit(cache=True)
+def reduce_precision_f64(x: float, exponent_bits: int, mantissa_bits: int) -> float:
+    """``reduce_precision_f32`` for f64."""
+    if x != x:
+        return x if mantissa_bits > 0 else np.copysign(np.nan, x)
+    u = _reduce_precision_bits(_U64(f64_bits(x)), 64, 11, 52, exponent_bits, mantissa_bits)
+    return f64_from_bits(np.int64(u))
