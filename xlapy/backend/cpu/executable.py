@@ -87,7 +87,8 @@ class Executable:
                 replica_id=device.replica, partition_id=device.partition, runtime=runtime
             )
             session = Session(program, state, Evaluator(self.module, self._options, state))
-            value = plan.execute(session, call.arguments[flat], plan.no_ownership)
+            arguments = [_writable(a) for a in call.arguments[flat]]
+            value = plan.execute(session, arguments, plan.no_ownership)
             return _for_user(value, plan)
 
         return runtime.run_devices(on_device)
@@ -105,6 +106,16 @@ class Executable:
 
     def __repr__(self) -> str:
         return f"<Executable {self.module.name} on {self.platform}>"
+
+
+def _writable(value: Value) -> Value:
+    """A read-only argument (``np.frombuffer``, an array exported by JAX) as a private
+    copy: compiled kernels are typed for writable buffers. Inputs are never written."""
+    if isinstance(value, tuple):
+        return tuple(_writable(v) for v in value)
+    if isinstance(value, np.ndarray) and not value.flags.writeable:
+        return np.array(value, copy=True)
+    return value
 
 
 def _for_user(value: Value, plan: Plan) -> Value:
