@@ -82,8 +82,18 @@ def _ulp(x: np.ndarray) -> np.ndarray:
     return np.spacing(np.abs(real).astype(real.dtype)).astype(np.float64)
 
 
-@pytest.mark.parametrize("platform", ["interpreter", "cpu"])
-@pytest.mark.parametrize("name", sorted(PROGRAMS))
+# Programs of thousands of instructions whose cold cpu compile takes most of a minute: their
+# cpu runs are in the slow set (tests/backend/cpu runs their HLO on cpu by default).
+HEAVY = {"random_distributions", "random_permutation", "random_threefry", "rng_bits"}
+CASES = [
+    pytest.param(name, platform, marks=[pytest.mark.slow] if cpu_heavy else [])
+    for name in sorted(PROGRAMS)
+    for platform in ("interpreter", "cpu")
+    for cpu_heavy in [platform == "cpu" and name in HEAVY]
+]
+
+
+@pytest.mark.parametrize(("name", "platform"), CASES)
 def test_program_through_xlapy_jit(name: str, platform: str) -> None:
     """The decorated function's outputs equal the interpreter's on the StableHLO JAX printed
     for it (exactly on the interpreter platform; within the e2e tolerance on cpu)."""
