@@ -13,9 +13,10 @@ import pytest
 import xlapy
 from xlapy import ops
 from xlapy.cli.files import load_npz
-from xlapy.errors import InvalidArgument, ParseError
+from xlapy.errors import EvaluationError, InvalidArgument, ParseError
 from xlapy.indexing.per_op import output_to_input
 from xlapy.indexing.text import parse_indexing_map
+from xlapy.text.hlo_printer import print_hlo
 
 
 def _hlo(body: str, header: str = "HloModule m") -> str:
@@ -368,3 +369,171 @@ def test_indexing_through_a_tuple_read_whole():
     assert output_to_input(call, 0).to_string() == "operand id = 0"  # x is never read
     conditional = call.attrs.to_apply.root
     assert output_to_input(conditional, 0).to_string().count("unknown indexing") == 3
+
+
+# ---- found by scripts/fuzz.sh -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("shape", "message"),
+    [
+        ("f32[18446744073709551615]", r"3:12: error: dimension 18446744073709551615 is out of"),
+        ("f32[4294967296,4294967296]", r"has 2\^63 bytes or more"),
+        ("f32[<=9223372036854775808]", r"dimension 9223372036854775808 is out of the int64"),
+    ],
+)
+def test_hlo_array_sizes_beyond_int64_are_located(shape, message):
+    with pytest.raises(ParseError, match=message):
+        xlapy.load(_hlo(f"  ROOT p = {shape} parameter(0)"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        # OverflowError from numpy's product of the dims of a 10^20-element splat.
+        (
+            "%0 = stablehlo.constant dense<1.0> : tensor<100000000000000000000xf64>",
+            r"dimension 100000000000000000000 is out of the int64 range",
+        ),
+        # A 373 GiB splat was allocated while the text was read.
+        (
+            "%0 = stablehlo.constant dense<1.0> : tensor<100000000000xf32>",
+            r"dense splat: a literal of f32\[100000000000\] takes 400000000000 bytes, above",
+        ),
+        (
+            '%0 = stablehlo.constant dense<"0x0000803F"> : tensor<100000000000xf32>',
+            r"dense splat: a literal of f32\[100000000000\] takes 400000000000 bytes",
+        ),
+        # An integer for a float attribute: an InvalidArgument naming no place.
+        (
+            '%0 = "stablehlo.constant"() {value = dense<1.0> : tensor<f32>, n = 1 : f64}'
+            " : () -> tensor<f32>",
+            r"unexpected decimal integer literal 1 for a floating point",
+        ),
+    ],
+)
+def test_mlir_literals_and_types_are_bounded_and_located(text, message):
+    program = _mlir(
+        f"  {text}\n  %1 = stablehlo.constant dense<1> : tensor<i32>\n  return %1 : tensor<i32>"
+    )
+    with pytest.raises(ParseError, match=rf"<string>:2:\d+: error: {message}"):
+        xlapy.load(program)
+
+
+def test_hlo_elided_constant_too_large_to_hold():
+    with pytest.raises(ParseError, match=r"3:39: error: elided constant: a literal of "):
+        xlapy.load(_hlo("  ROOT c = f32[100000000000] constant({...})"))
+
+
+@pytest.mark.parametrize(
+    ("attrs", "message"),
+    [
+        (
+            "split_dimension = 5 : i64, concat_dimension = 0 : i64, split_count = 1 : i64",
+            r"\[C1\] split_dimension must be a dimension of the operand tensor<4xf32>; got 5",
+        ),
+        (
+            "split_dimension = 0 : i64, concat_dimension = -1 : i64, split_count = 1 : i64",
+            r"\[C3\] concat_dimension must be a dimension of the operand",
+        ),
+        (
+            "split_dimension = 0 : i64, concat_dimension = 0 : i64, split_count = 0 : i64",
+            r"\[C4\] split_count must be positive; got 0",
+        ),
+    ],
+)
+def test_mlir_all_to_all_dimensions_are_checked(attrs, message):
+    # An out-of-range split_dimension was an IndexError in the lowering.
+    text = (
+        "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+        f'  %0 = "stablehlo.all_to_all"(%a) {{{attrs}}} : (tensor<4xf32>) -> tensor<4xf32>\n'
+        "  return %0 : tensor<4xf32>\n}\n"
+    )
+    with pytest.raises(
+        InvalidArgument, match=rf"<string>:2:3: error: stablehlo.all_to_all: {message}"
+    ):
+        xlapy.load(text)
+
+
+def test_names_that_hlo_text_cannot_hold_are_sanitized_and_round_trip():
+    # A function @"<lambda>" (or a builder named 'a b<c>') printed HLO that did not load.
+    b = xlapy.XlaBuilder("a b<c>")
+    x = ops.Parameter(b, 0, "f32[]", name="x y")
+    module = b.build(ops.Neg(x))
+    text = print_hlo(module)
+    assert text.startswith('HloModule "a b<c>", ')
+    assert "ENTRY %a_b_c_ (x_y: f32[]) -> f32[]" in text
+    again = xlapy.load(text)
+    assert again.name == "a b<c>"
+    assert print_hlo(again) == text
+    mlir = (
+        'func.func @main(%a: tensor<f32>) -> tensor<f32> {\n  %0 = func.call @"<lambda>"(%a)'
+        " : (tensor<f32>) -> tensor<f32>\n  return %0 : tensor<f32>\n}\n"
+        'func.func private @"<lambda>"(%a: tensor<f32>) -> tensor<f32> {\n'
+        "  %0 = stablehlo.negate %a : tensor<f32>\n  return %0 : tensor<f32>\n}\n"
+    )
+    lowered = print_hlo(xlapy.load(mlir))
+    assert "to_apply=%_lambda_" in lowered
+    assert xlapy.run(xlapy.load(lowered), np.float32(2)) == [np.float32(-2)]
+
+
+def test_async_start_of_an_op_with_its_own_start_op_prints_generically():
+    # Sugar printed async-start{all-reduce} as 'all-reduce-start', which loads as that op.
+    text = """HloModule m
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+wrapped {
+  x = f32[6] parameter(0)
+  ROOT r = f32[6] all-reduce(x), replica_groups={}, to_apply=add
+}
+ENTRY e {
+  p = f32[6] parameter(0)
+  s = ((f32[6]), f32[6], s32[]) async-start(p), calls=wrapped
+  ROOT d = f32[6] async-done(s)
+}
+"""
+    printed = print_hlo(xlapy.load(text))
+    assert "async-start(%p), calls=%wrapped" in printed
+    value = np.arange(6, dtype=np.float32)
+    np.testing.assert_array_equal(xlapy.run(xlapy.load(printed), value)[0], value)
+
+
+@pytest.mark.parametrize(
+    "op",
+    [
+        "f32[24] all-gather(p), replica_groups={}, dimensions={0}",
+        "(f32[8], f32[24]) all-gather-start(p), replica_groups={}, dimensions={0}",
+        "f32[2] reduce-scatter(p), replica_groups={}, dimensions={0}, to_apply=add",
+    ],
+)
+def test_collective_sized_for_other_groups_is_a_clear_error(op):
+    # Declared for groups of 3 or 4, run on 1 device: "internal error: the evaluator produced".
+    text = _ALL_REDUCE.format(header="", groups="{}").replace(
+        "  p = f32[] parameter(0)\n  ROOT r = f32[] all-reduce(p), replica_groups={}, to_apply=add",
+        f"  p = f32[8] parameter(0)\n  ROOT r = {op}",
+    )
+    with pytest.raises(
+        EvaluationError,
+        match=r"r: the declared result .* is sized for groups "
+        r"of another size; this run's group \[0\] gives f32\[8\]",
+    ):
+        xlapy.run(xlapy.load(text), np.ones(8, np.float32))
+
+
+def test_builder_errors_name_the_function():
+    b = xlapy.XlaBuilder("m")
+    x = ops.Parameter(b, 0, "f32[]")
+    with pytest.raises(InvalidArgument, match=r"^AfterAll: tokens\[1\] must be an XlaOp; got"):
+        ops.AfterAll(x, b)
+    with pytest.raises(InvalidArgument, match=r"^Neg: operand must be a XlaOp; got int 3"):
+        ops.Neg(3)
+
+
+def test_run_with_too_few_arguments_names_run():
+    b = xlapy.XlaBuilder("m")
+    module = b.build(ops.Neg(ops.Parameter(b, 0, "f32[]")))
+    with pytest.raises(InvalidArgument, match=r"^run: m takes 1 arguments \(f32\[\]\); got 0"):
+        xlapy.run(module)

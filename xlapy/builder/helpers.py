@@ -122,9 +122,9 @@ def op_list(value: object, what: str) -> list[XlaOp]:
     if isinstance(value, list | tuple):
         for i, v in enumerate(value):
             if not isinstance(v, XlaOp):
-                raise InvalidArgument(f"{what}[{i}] must be an XlaOp; got {type(v).__name__}")
+                raise argument_error(f"{what}[{i}]", f"must be an XlaOp; got {type(v).__name__}")
         return list(value)
-    raise InvalidArgument(f"{what} must be an XlaOp or a list of XlaOps; got {value!r}")
+    raise argument_error(what, f"must be an XlaOp or a list of XlaOps; got {value!r:.60}")
 
 
 def pick_builder(builder: XlaBuilder | None, *values: object) -> XlaBuilder:
@@ -173,7 +173,7 @@ def make_padding(
         return pairs
     explicit = [tuple(int(v) for v in p) for p in padding]
     if any(len(p) != 2 for p in explicit):
-        raise InvalidArgument(f"padding must be (low, high) pairs; got {list(padding)}")
+        raise argument_error("padding", f"must be (low, high) pairs; got {list(padding)!r:.60}")
     return [(p[0], p[1]) for p in explicit]
 
 

@@ -320,11 +320,12 @@ class XlaBuilder:
     def check_owned(self, op: object, what: str = "operand") -> XlaOp:
         """``op`` if it is an XlaOp of this builder; raises naming both builders otherwise."""
         if not isinstance(op, XlaOp):
-            raise InvalidArgument(f"{what} must be an XlaOp; got {type(op).__name__}")
+            raise argument_error(what, f"must be an XlaOp; got {type(op).__name__}")
         if op.builder is not self:
-            raise InvalidArgument(
-                f"{what} {op.name} belongs to builder {op.builder.name!r}, not to "
-                f"{self.name!r}; every operand of an op must come from the same builder"
+            raise argument_error(
+                what,
+                f"{op.name} belongs to builder {op.builder.name!r}, not to {self.name!r}; "
+                "every operand of an op must come from the same builder",
             )
         return op
 

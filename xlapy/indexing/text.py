@@ -25,7 +25,7 @@ from xlapy.errors import ParseError
 from xlapy.indexing.affine import AffineExpr, as_expr, dim, symbol
 from xlapy.indexing.indexing_map import IndexingMap, Variable
 from xlapy.indexing.interval import Interval
-from xlapy.text.nesting import PLAIN_BRACKETS, check_nesting
+from xlapy.text.limits import PLAIN_BRACKETS, check_nesting
 
 # ---- printing -------------------------------------------------------------------------------
 

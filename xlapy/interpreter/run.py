@@ -294,7 +294,7 @@ def prepare_call(
     if len(args) != len(params):
         shapes = ", ".join(p.shape.to_hlo(layout=False) for p in params) or "none"
         raise InvalidArgument(
-            f"{entry.name} takes {len(params)} arguments ({shapes}); got {len(args)}"
+            f"run: {entry.name} takes {len(params)} arguments ({shapes}); got {len(args)}"
         )
     devices = factory(num_replicas, num_partitions, timeout)
     local = devices.local_devices

@@ -16,6 +16,19 @@ MAX_DEVICE_COUNT = 2**31 - 1
 as ``replica-id`` and ``partition-id`` results); running has a lower limit (``run``)."""
 
 
+_NAME_CHAR = re.compile(r"[^A-Za-z0-9_.\-]")
+
+
+def sanitized_name(name: str) -> str:
+    """``name`` with every character HLO names cannot hold replaced by ``_`` (the first one
+    must be a letter or ``_``), as XLA's ``NameUniquer::GetSanitizedName``."""
+    if not name:
+        return name
+    if not (name[0].isascii() and (name[0].isalpha() or name[0] == "_")):
+        name = "_" + name[1:]
+    return _NAME_CHAR.sub("_", name)
+
+
 @dataclass
 class ModuleConfig:
     """Module-header attributes (HLO text §2.1)."""
@@ -75,11 +88,15 @@ class HloModule:
         self._suffix_floor: dict[tuple[bool, str], int] = {}
 
     def unique_name(self, name: str, owner: object, *, computation: bool = False) -> str:
-        """``name`` if free in this module, else ``name.N`` with the smallest free N.
+        """``name`` (sanitized) if free in this module, else ``name.N`` with the smallest free
+        N.
 
         Instructions and computations have separate namespaces, as in XLA (a computation
-        ``add`` may hold an instruction ``add``).
+        ``add`` may hold an instruction ``add``). As XLA's NameUniquer, a character that HLO
+        text cannot hold in a name becomes ``_`` (``<lambda>`` -> ``_lambda_``), so every
+        name prints as text that parses.
         """
+        name = sanitized_name(name)
         names = self._computation_names if computation else self._names
         if names.get(name, owner) is owner:
             names[name] = owner

@@ -9,6 +9,7 @@ are settled against the exact decimal value.
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
 
@@ -17,6 +18,7 @@ import numpy as np
 from xlapy import dtypes
 from xlapy.dtypes import ElementType
 from xlapy.errors import InvalidArgument
+from xlapy.text.limits import literal_size_problem
 
 _PIECE = re.compile(r"\[|\]|\(|\)|,|[^\s\[\](),]+")
 _DECIMAL_INT = re.compile(r"-?\d+$")
@@ -34,7 +36,7 @@ def storage_bytes(elem: ElementType) -> int:
 def parse_dense_body(body: str, elem: ElementType, dims: tuple[int, ...]) -> np.ndarray:
     """The array of ``dense<body> : tensor<dims x elem>``; raises InvalidArgument on mismatch."""
     body = body.strip()
-    count = int(np.prod(dims, dtype=np.int64))
+    count = math.prod(dims)
     if body.startswith('"'):
         return _hex_blob(body[1:-1], elem, dims)
     if not body:
@@ -47,7 +49,7 @@ def parse_dense_body(body: str, elem: ElementType, dims: tuple[int, ...]) -> np.
         raise InvalidArgument(f"unexpected {pieces[end]!r} after the dense value")
     if not isinstance(tree, list):
         (value,) = _convert([tree], elem)
-        return np.full(dims, value, elem.numpy)
+        return _splat(value, elem, dims)
     shape: list[int] = []
     leaves: list[Leaf] = []
     _flatten(tree, 0, shape, leaves)
@@ -59,6 +61,14 @@ def parse_dense_body(body: str, elem: ElementType, dims: tuple[int, ...]) -> np.
             f"shape [{', '.join(map(str, dims))}]"
         )
     return _convert(leaves, elem).reshape(dims)
+
+
+def _splat(value: object, elem: ElementType, dims: tuple[int, ...]) -> np.ndarray:
+    """``value`` repeated over ``dims``, if that fits the memory budget."""
+    problem = literal_size_problem(elem, dims)
+    if problem is not None:
+        raise InvalidArgument(f"dense splat: {problem}")
+    return np.full(dims, value, elem.numpy)
 
 
 def _tree(pieces: list[str], i: int) -> tuple[Tree, int]:
@@ -277,10 +287,10 @@ def _hex_blob(text: str, elem: ElementType, dims: tuple[int, ...]) -> np.ndarray
     except ValueError:
         raise InvalidArgument("malformed hex blob in dense literal") from None
     width = storage_bytes(elem)
-    count = int(np.prod(dims, dtype=np.int64))
+    count = math.prod(dims)
     if len(data) == width and count != 1:
         flat = _from_bytes(data, elem, 1)
-        return np.full(dims, flat[0], elem.numpy)
+        return _splat(flat[0], elem, dims)
     if len(data) != width * count:
         raise InvalidArgument(
             f"hex blob has {len(data)} bytes; {count} elements of {elem.mlir} need {width * count}"

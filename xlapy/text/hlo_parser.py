@@ -28,8 +28,8 @@ from xlapy.shape import UNBOUNDED, Layout, Shape, SplitConfig, Tile
 from xlapy.shape_inference.check import check_instruction
 from xlapy.text import hlo_attr_text as T
 from xlapy.text.hlo_lexer import KEYWORDS, TYPE_NAMES, Tok, Token
+from xlapy.text.limits import HLO_BRACKETS, array_size_problem, check_nesting
 from xlapy.text.literal_text import parse_literal_at
-from xlapy.text.nesting import HLO_BRACKETS, check_nesting
 
 _OPCODES = {op.value: op for op in Opcode}
 _GENERIC = frozenset(
@@ -326,6 +326,9 @@ class HloParser(T.AttrParser):
             if dims:
                 raise self.error(tok.start, f"{etype.name} shapes have no dimensions")
             return Shape(etype)
+        problem = array_size_problem(etype, dims)
+        if problem is not None:
+            raise self.error(tok.start, problem)
         layout = None
         if self.at_punct("{") and (self.peek2().kind is Tok.INT or self.peek2().is_punct(":")):
             layout = self._parse_layout(len(dims))

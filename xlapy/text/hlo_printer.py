@@ -9,6 +9,7 @@ schema order (``xlapy.ir.opdefs``) by the per-kind formatters of ``hlo_attr_text
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -170,7 +171,9 @@ def computation_post_order(module: HloModule) -> list[HloComputation]:
     return order
 
 
+_MODULE_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.\-]*")
 _ASYNC_OPS = frozenset({Opcode.ASYNC_START, Opcode.ASYNC_UPDATE, Opcode.ASYNC_DONE})
+_OPCODE_NAMES = frozenset(op.value for op in Opcode)
 
 
 def is_sugared_async(instr: HloInstruction) -> bool:
@@ -186,6 +189,8 @@ def is_sugared_async(instr: HloInstruction) -> bool:
     if root.opcode in (Opcode.PARAMETER, Opcode.ASYNC_START, Opcode.ASYNC_UPDATE,
                        Opcode.ASYNC_DONE):  # fmt: skip
         return False
+    if f"{root.opcode.value}-start" in _OPCODE_NAMES:
+        return False  # 'all-reduce-start' names its own op: sugar would read back as that
     if len(comp.instructions) != len(params) + 1:
         return False
     return len(root.operands) == len(params) and all(
@@ -252,7 +257,10 @@ class _Printer:
 
     def header(self, module: HloModule) -> str:
         config = module.config
-        parts = [f"HloModule {module.name}"]
+        name = module.name
+        if not _MODULE_NAME.fullmatch(name):
+            name = T.format_string(name)  # the parser reads a quoted name back
+        parts = [f"HloModule {name}"]
         if config.is_scheduled:
             parts.append("is_scheduled=true")
         if config.input_output_alias is not None and str(config.input_output_alias) != "{}":

@@ -22,6 +22,7 @@ from xlapy.dtypes import ElementType
 from xlapy.errors import ParseError
 from xlapy.literal import TOKEN, Array, Literal, Value
 from xlapy.shape import Shape
+from xlapy.text.limits import literal_size_problem
 
 ELIDE_THRESHOLD = 10
 """Array constants with more elements than this print as ``{...}`` unless asked otherwise."""
@@ -264,6 +265,10 @@ def _parse_value(src: _Source, pos: int, shape: Shape, top: bool) -> tuple[Value
     pos = src.skip(pos)
     m = _ELIDED.match(text, pos)
     if m:
+        for leaf in shape.leaves():
+            problem = leaf.is_array and literal_size_problem(leaf.element_type, leaf.dims)
+            if problem:
+                raise ParseError.at(text, pos, f"elided constant: {problem}", src.filename)
         return _zeros(shape), m.end(), True
     if shape.is_tuple:
         pos = src.expect(pos, "(", "to start a tuple literal")

@@ -14,6 +14,7 @@ from xlapy.ir.attrs import ConvolutionDimensionNumbers
 from xlapy.literal import Literal
 from xlapy.shape import UNBOUNDED, Shape
 from xlapy.text.dense import float_literals, parse_dense_body
+from xlapy.text.limits import MLIR_BRACKETS, array_size_problem, check_nesting
 from xlapy.text.mlir_ast import (
     Block,
     DialectAttr,
@@ -26,7 +27,6 @@ from xlapy.text.mlir_ast import (
     SymbolRef,
 )
 from xlapy.text.mlir_lexer import Lexer, Tok, Token, int_value, unescape_string
-from xlapy.text.nesting import MLIR_BRACKETS, check_nesting
 
 _SIMPLE_TENSOR = re.compile(r"tensor<((?:(?:\d+|\?)x)*)([a-z][A-Za-z0-9]*|complex<f(?:32|64)>)>")
 _TYPE_CACHE: dict[str, Shape] = {}
@@ -359,6 +359,8 @@ class MlirParser:
                 cached = _TYPE_CACHE.get(m.group())
                 if cached is None and m.group(2) in dtypes.BY_MLIR:
                     dims = [UNBOUNDED if d == "?" else int(d) for d in m.group(1).split("x")[:-1]]
+                    if array_size_problem(dtypes.BY_MLIR[m.group(2)], dims):
+                        return self.parse_tensor_type()  # which reports it
                     cached = Shape.array(dtypes.BY_MLIR[m.group(2)], dims)
                     _TYPE_CACHE[m.group()] = cached
                 if cached is not None:
@@ -428,6 +430,9 @@ class MlirParser:
                 if b is not None and dims[i] == UNBOUNDED:
                     dims[i] = b
         self.expect(">", "to close the tensor type")
+        problem = array_size_problem(elem, dims)
+        if problem is not None:
+            raise self.error(problem, start)
         if isinstance(elem, dtypes.QuantizedType):
             self.check_quantized_dims(elem, dims, start)
         return Shape.array(elem, dims, dynamic=dynamic)
@@ -576,7 +581,10 @@ class MlirParser:
                 self.advance()
                 t = self.parse_type()
                 if isinstance(t, Shape) and t.element_type.is_float:
-                    bits = float_literals([tok.text], t.element_type)
+                    try:
+                        bits = float_literals([tok.text], t.element_type)
+                    except InvalidArgument as err:
+                        raise self.error(str(err), tok.start) from None
                     return float(bits[0])
             return value
         if kind is Tok.FLOAT:

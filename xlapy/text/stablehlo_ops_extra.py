@@ -420,6 +420,18 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
     split = int_attr(op.attrs["split_dimension"], "split_dimension")
     concat = int_attr(op.attrs["concat_dimension"], "concat_dimension")
     count = int_attr(op.attrs["split_count"], "split_count")
+    if count < 1:
+        raise InvalidArgument(f"[C4] split_count must be positive; got {count}")
+    for x in operands:
+        for label, what, dim in (
+            ("C1", "split_dimension", split),
+            ("C3", "concat_dimension", concat),
+        ):
+            if not (x.shape.is_array and 0 <= dim < x.shape.rank):
+                raise InvalidArgument(
+                    f"[{label}] {what} must be a dimension of the operand "
+                    f"{x.shape.to_mlir()}; got {dim}"
+                )
     attrs = _collective_attrs(op)
     if split == concat:
         attrs["dimensions"] = (split,)
@@ -429,7 +441,8 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
         dims = list(x.shape.dims)
         if dims[split] % count:
             raise InvalidArgument(
-                f"dimension {split} of size {dims[split]} is not divisible by {count}"
+                f"[C2] dimension {split} of size {dims[split]} is not divisible by split_count "
+                f"{count}"
             )
         sizes = [*dims[:split], count, dims[split] // count, *dims[split + 1 :]]
         reshaped.append(b.add(Opcode.RESHAPE, Shape.array(x.shape.element_type, sizes), [x]))

@@ -220,7 +220,7 @@ def all_gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> 
     result = _pack(instr, results)
     if instr.opcode is Opcode.ALL_GATHER_START and _is_start_tuple(instr, result):
         return (_pack(instr, list(operands)), result)  # (operands, results)
-    return result
+    return _sized_for(instr, group, result)
 
 
 def _is_start_tuple(instr: HloInstruction, result: Value) -> bool:
@@ -321,7 +321,21 @@ def reduce_scatter(ctx: Evaluator, instr: HloInstruction, operands: list[Value])
                 f"the group size {len(group)}"
             )
         results.append(np.split(reduced, len(group), axis=dim)[me])
-    return _pack(instr, results)
+    return _sized_for(instr, group, _pack(instr, results))
+
+
+def _sized_for(instr: HloInstruction, group: list[int], result: Value) -> Value:
+    """``result`` when it has the declared shape; else the program declares its result for
+    groups of another size than this run has (a replica_groups={} program run on another
+    number of devices), which is the caller's error, not the evaluator's."""
+    if instr.shape.compatible(shape_of(result)):
+        return result
+    raise EvaluationError(
+        f"{_what(instr)}: the declared result {instr.shape.to_hlo(layout=False)} is sized for "
+        f"groups of another size; this run's group {group} gives "
+        f"{shape_of(result).to_hlo(layout=False)} (run the program with the replicas and "
+        "partitions it was written for)"
+    )
 
 
 # ---- collective-permute -----------------------------------------------------------------

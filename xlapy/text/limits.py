@@ -1,0 +1,102 @@
+"""Bounds of the text parsers, checked where the text is read so the error is located.
+
+* Nesting: a recursive-descent parser recurses once (a few Python frames) per open bracket,
+  so text nested deeper than ``MAX_NESTING`` is refused before parsing starts, instead of
+  exhausting Python's recursion limit. Brackets are counted outside strings and comments,
+  with each format's own lexical rules; a closing bracket without an opener only lowers the
+  count to zero (the parser reports it).
+* Array sizes: a dimension, and an array's byte size, must fit in int64 (XLA's
+  ``ShapeUtil::ValidateShape``), so no later product of dimensions overflows.
+* Literals made from less text than their size (a ``dense<1.0>`` splat, an elided
+  ``{...}`` constant) must fit the memory budget of a run (``xlapy.ir.memory``): they are
+  materialized while the text is read, before any run could refuse the program.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from xlapy.dtypes import ElementType
+from xlapy.errors import ParseError
+from xlapy.ir.memory import DEFAULT_FRACTION, available_memory
+
+MAX_NESTING = 128
+"""The deepest bracket nesting any text format accepts. Real programs stay far below it (a
+rank-8 literal is 9 levels, a JAX program with nested loops a few dozen)."""
+
+HLO_BRACKETS = re.compile(
+    r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'|//[^\n\r]*|/\*.*?\*/|[(\[{]|[)\]}]', re.S
+)
+"""HLO text: strings in double or single quotes, ``//`` and ``/* */`` comments, ``( [ {``."""
+
+MLIR_BRACKETS = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|//[^\n]*|->|[(\[{<]|[)\]}>]')
+"""MLIR text: strings, ``//`` comments, ``( [ { <`` (``->`` is an arrow, not a closer)."""
+
+PLAIN_BRACKETS = re.compile(r"[(\[{]|[)\]}]")
+"""Text without strings or comments (indexing maps)."""
+
+_OPENERS = frozenset("([{<")
+_CLOSERS = frozenset(")]}>")
+
+
+def check_nesting(
+    text: str,
+    filename: str,
+    brackets: re.Pattern[str],
+    *,
+    start: int = 0,
+    end: int | None = None,
+    limit: int = MAX_NESTING,
+) -> None:
+    """Raises a ParseError at the first bracket of ``text[start:end]`` that opens level
+    ``limit + 1``; ``brackets`` matches strings and comments (skipped) and single brackets.
+    """
+    depth = 0
+    for match in brackets.finditer(text, start, len(text) if end is None else end):
+        token = match.group()
+        if token in _OPENERS:
+            depth += 1
+            if depth > limit:
+                raise ParseError.at(
+                    text,
+                    match.start(),
+                    f"brackets nested more than {limit} levels deep, the most xlapy's parsers "
+                    "accept",
+                    filename,
+                )
+        elif token in _CLOSERS and depth:
+            depth -= 1
+
+
+INT64_MAX = 2**63 - 1
+
+
+def array_size_problem(etype: ElementType, dims: list[int] | tuple[int, ...]) -> str | None:
+    """Why an array of ``etype`` and ``dims`` (bounds for dynamic ones; negative entries are
+    unbounded and skipped) cannot exist, or None: a dimension or the byte size beyond int64."""
+    sizes = [d for d in dims if d >= 0]
+    for d in sizes:
+        if d > INT64_MAX:
+            return f"dimension {d} is out of the int64 range"
+    count = math.prod(sizes)
+    if count * max(etype.bits, 1) // 8 > INT64_MAX:
+        return f"an array of {etype.name}[{','.join(map(str, dims))}] has 2^63 bytes or more"
+    return None
+
+
+def literal_size_problem(etype: ElementType, dims: tuple[int, ...]) -> str | None:
+    """Why a literal of ``etype`` and ``dims`` built from a few characters of text cannot be
+    materialized (above 80% of the memory available, ``ir.memory``'s default budget), or
+    None."""
+    available = available_memory()
+    if available is None:
+        return None
+    budget = int(available * DEFAULT_FRACTION)
+    size = math.prod(max(d, 0) for d in dims) * max(etype.bits, 8) // 8
+    if size <= budget:
+        return None
+    return (
+        f"a literal of {etype.name}[{','.join(map(str, dims))}] takes {size} bytes, above the "
+        f"memory budget of {budget} bytes (80% of the memory available)"
+    )
