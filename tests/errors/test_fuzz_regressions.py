@@ -537,3 +537,28 @@ def test_run_with_too_few_arguments_names_run():
     module = b.build(ops.Neg(ops.Parameter(b, 0, "f32[]")))
     with pytest.raises(InvalidArgument, match=r"^run: m takes 1 arguments \(f32\[\]\); got 0"):
         xlapy.run(module)
+
+
+def test_int_attributes_beyond_int64_are_refused_where_they_are_made():
+    # Recv(builder, shape, 10**20) printed a channel_id no parser reads back.
+    b = xlapy.XlaBuilder("m")
+    with pytest.raises(InvalidArgument, match=r"recv: attribute channel_id must hold 64-bit"):
+        ops.Recv(b, "f32[]", 10**20)
+    text = _hlo(
+        "  p = f32[2] parameter(0)\n"
+        "  ROOT t = f32[2] transpose(p), dimensions={18446744073709551615}"
+    )
+    with pytest.raises(ParseError, match=r"4:19: error: transpose t: attribute dimensions must"):
+        xlapy.load(text)
+
+
+def test_indexing_constant_mod_and_floordiv_by_negative_fold_as_evaluated():
+    # '1 mod -2' stayed unfolded and simplification dropped its unsatisfiable constraint:
+    # the simplified map had a point where the original had none.
+    text = "(){rt0} -> (), domain: rt0 in [0, 0], (1 mod -2) in [0, 0]"
+    original = parse_indexing_map(text)
+    assert original.image() == set()
+    assert original.simplify().remove_unused_symbols().is_known_empty
+    assert str(
+        parse_indexing_map("(d0) -> (7 floordiv -2, 7 mod -2), domain: d0 in [0, 0]")
+    ) == str(parse_indexing_map("(d0) -> (-4, -1), domain: d0 in [0, 0]"))

@@ -35,7 +35,7 @@ import numpy as np
 
 from xlapy.dtypes import QuantizedType
 from xlapy.errors import InvalidArgument
-from xlapy.ir.memory import DEFAULT_FRACTION, available_memory
+from xlapy.ir import memory
 from xlapy.loader import read_file
 from xlapy.shape import Shape
 
@@ -76,8 +76,8 @@ def load_npz(path: str, what: str, max_bytes: int | None = None) -> dict[str, np
             "numpy.savez(path, arg0=...)"
         )
     if max_bytes is None:
-        available = available_memory()
-        max_bytes = int(available * DEFAULT_FRACTION) if available is not None else None
+        available = memory.available_memory()
+        max_bytes = int(available * memory.DEFAULT_FRACTION) if available is not None else None
     try:
         with zipfile.ZipFile(file) as archive:
             return _read_entries(archive, f"{what} {path}", max_bytes)

@@ -377,10 +377,10 @@ def _simplify_floordiv(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     """MLIR's ``simplifyFloorDiv`` (positive divisors only): fold constants, ``x floordiv 1``,
     ``(x * 6) floordiv 3 -> x * 2``, split a sum when one term is a multiple."""
     divisor = rhs.value
+    if lhs.is_constant:  # any divisor: a negative one gives Python's result, as evaluate()
+        return constant(lhs.value // divisor)
     if divisor < 1:
         return None
-    if lhs.is_constant:
-        return constant(lhs.value // divisor)
     if divisor == 1:
         return lhs
     if lhs.kind is ExprKind.MUL:
@@ -403,10 +403,10 @@ def _simplify_mod(lhs: AffineExpr, rhs: AffineExpr) -> AffineExpr | None:
     """MLIR's ``simplifyMod`` (positive moduli only): fold constants, multiples to 0,
     drop a summand that is a multiple, ``(e mod a) mod b -> e mod b`` when b divides a."""
     modulus = rhs.value
+    if lhs.is_constant:  # any modulus: a negative one gives Python's result, as evaluate()
+        return constant(lhs.value % modulus)
     if modulus < 1:
         return None
-    if lhs.is_constant:
-        return constant(lhs.value % modulus)
     if _largest_known_divisor(lhs) % modulus == 0:
         return constant(0)
     if lhs.kind is ExprKind.ADD:

@@ -628,6 +628,19 @@ def opdef(opcode: Opcode) -> OpDef:
     return REGISTRY[opcode]
 
 
+_INT_KINDS = frozenset({AttrKind.INT, AttrKind.INTS, AttrKind.INTS_LIST})
+
+
+def _fits_int64(value: Any) -> bool:
+    """Whether every int in ``value`` (an int or nested tuples/lists of them) is an int64, as
+    the attribute fields of XLA's HloInstruction are."""
+    if isinstance(value, int):
+        return -(2**63) <= value < 2**63
+    if isinstance(value, tuple | list):
+        return all(_fits_int64(v) for v in value)
+    return True
+
+
 class Attrs(Mapping[str, Any]):
     """The attributes of one instruction, checked against its OpDef's schema.
 
@@ -639,9 +652,15 @@ class Attrs(Mapping[str, Any]):
 
     def __init__(self, op: OpDef, values: Mapping[str, Any] | None = None) -> None:
         values = dict(values or {})
-        for name in values:
-            if op.attr(name) is None:
+        for name, value in values.items():
+            spec = op.attr(name)
+            if spec is None:
                 raise InvalidArgument(f"{op.opcode.value}: unknown attribute {name!r}")
+            if spec.kind in _INT_KINDS and not _fits_int64(value):
+                raise InvalidArgument(
+                    f"{op.opcode.value}: attribute {name} must hold 64-bit integers; got "
+                    f"{value!r:.80}"
+                )
         for spec in op.attrs:
             if spec.required and values.get(spec.name) is None:
                 raise InvalidArgument(

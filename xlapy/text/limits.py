@@ -19,7 +19,7 @@ import re
 
 from xlapy.dtypes import ElementType
 from xlapy.errors import ParseError
-from xlapy.ir.memory import DEFAULT_FRACTION, available_memory
+from xlapy.ir import memory
 
 MAX_NESTING = 128
 """The deepest bracket nesting any text format accepts. Real programs stay far below it (a
@@ -89,10 +89,10 @@ def literal_size_problem(etype: ElementType, dims: tuple[int, ...]) -> str | Non
     """Why a literal of ``etype`` and ``dims`` built from a few characters of text cannot be
     materialized (above 80% of the memory available, ``ir.memory``'s default budget), or
     None."""
-    available = available_memory()
+    available = memory.available_memory()
     if available is None:
         return None
-    budget = int(available * DEFAULT_FRACTION)
+    budget = int(available * memory.DEFAULT_FRACTION)
     size = math.prod(max(d, 0) for d in dims) * max(etype.bits, 8) // 8
     if size <= budget:
         return None
