@@ -42,7 +42,8 @@ def test_pad(dims, data):
     b = XlaBuilder("pad")
     x = _param(b, 0, dims)
     try:
-        want = _jax_dims(lambda v: lax.pad(v, 0.0, config), dims)
+        # np.float32: other tests in this process may have turned on jax_enable_x64.
+        want = _jax_dims(lambda v: lax.pad(v, np.float32(0), config), dims)
     except (TypeError, ValueError) as err:
         if "after padding is not at least 0" not in str(err):
             raise  # jax rejected the program for another reason: show it
