@@ -17,6 +17,7 @@ from xlapy.errors import EvaluationError, InvalidArgument, ParseError
 from xlapy.indexing.per_op import output_to_input
 from xlapy.indexing.text import parse_indexing_map
 from xlapy.text.hlo_printer import print_hlo
+from xlapy.text.stablehlo_printer import print_stablehlo
 
 
 def _hlo(body: str, header: str = "HloModule m") -> str:
@@ -562,3 +563,71 @@ def test_indexing_constant_mod_and_floordiv_by_negative_fold_as_evaluated():
     assert str(
         parse_indexing_map("(d0) -> (7 floordiv -2, 7 mod -2), domain: d0 in [0, 0]")
     ) == str(parse_indexing_map("(d0) -> (-4, -1), domain: d0 in [0, 0]"))
+
+
+def test_hlo_literal_far_smaller_than_its_shape_is_refused_without_building_its_skeleton():
+    # s32[4294967296] constant({1, 2, 3, 4}) built a 4 GiB skeleton string to compare with.
+    with pytest.raises(
+        ParseError, match=r"3:48: error: expected 4294967296 elements in the literal"
+    ):
+        xlapy.load(_hlo("  ROOT z = s32[4294967296] constant({1, 2, 3, 4})"))
+
+
+@pytest.mark.parametrize(("string", "column"), [(r'"\lo"', 51), (r'"a\q"', 52)])
+def test_mlir_unknown_string_escape_is_located(string, column):
+    # '\lo' reached int('lo', 16) (ValueError) when the string was unescaped.
+    text = (
+        f"func.func @main() -> tensor<f32> attributes {{x = {string}}} {{\n"
+        "  %0 = stablehlo.constant dense<1.0> : tensor<f32>\n  return %0 : tensor<f32>\n}\n"
+    )
+    with pytest.raises(ParseError, match=rf"<string>:1:{column}: error: unknown escape"):
+        xlapy.load(text)
+    good = text.replace(string, r'"a\\b\"\n\t\41"')
+    assert xlapy.run(xlapy.load(good)) == [np.float32(1)]
+
+
+def test_builder_reduce_window_and_sort_of_no_operands():
+    # An empty operand list was an IndexError (inputs[0]).
+    b = xlapy.XlaBuilder("m")
+    x = ops.Parameter(b, 0, "f32[]")
+    with pytest.raises(InvalidArgument, match=r"^ReduceWindow: operands must hold at least one"):
+        ops.ReduceWindow([], x, lambda p, q: ops.Add(p, q), [], [], [])
+    with pytest.raises(InvalidArgument, match=r"^Sort: operands must hold at least one XlaOp"):
+        ops.Sort([])
+    with pytest.raises(InvalidArgument, match=r"^Scatter: operands must hold at least one XlaOp"):
+        ops.Scatter([], x, x, lambda p, q: p, ops.ScatterDimensionNumbers([], [], [], 0))
+
+
+def test_builder_parameter_number_far_out_of_order_is_refused_cheaply():
+    # Build listed every missing number up to 2^31 (a runaway allocation).
+    b = xlapy.XlaBuilder("m")
+    ops.Parameter(b, 2**31, "f32[]")
+    with pytest.raises(
+        InvalidArgument, match=r"numbers must be 0..0; missing \[0\], got 2147483648"
+    ):
+        b.build()
+
+
+def test_builder_computation_argument_error_names_the_function():
+    b = xlapy.XlaBuilder("m")
+    x = ops.Parameter(b, 0, "f32[]")
+    with pytest.raises(InvalidArgument, match=r"^CompositeCall: computation must be an "):
+        ops.CompositeCall(b, x, name="c")
+
+
+def test_typed_ffi_backend_config_that_is_no_mlir_dictionary():
+    # Printed verbatim into mhlo.backend_config, it made StableHLO that did not load.
+    text = _hlo(
+        "  p = f32[2] parameter(0)\n  ROOT c = f32[2] custom-call(p), "
+        'custom_call_target="f", api_version=API_VERSION_TYPED_FFI, '
+        "backend_config={mode = 86 : f8e4m3fn}"
+    )
+    module = xlapy.load(text)
+    with pytest.raises(
+        InvalidArgument,
+        match=r"custom-call c: its typed-FFI backend_config is "
+        r"not an MLIR attribute dictionary: backend_config:1:14: error: unknown",
+    ):
+        print_stablehlo(module)
+    fixed = xlapy.load(text.replace("f8e4m3fn", "ui8"))
+    assert "mhlo.backend_config = {mode = 86 : ui8}" in print_stablehlo(fixed)

@@ -115,11 +115,13 @@ def split_builder(args: Sequence[Any]) -> tuple[XlaBuilder | None, list[Any]]:
     return None, list(args)
 
 
-def op_list(value: object, what: str) -> list[XlaOp]:
-    """A list of XlaOps from one XlaOp or a sequence of them."""
+def op_list(value: object, what: str, *, non_empty: bool = False) -> list[XlaOp]:
+    """A list of XlaOps from one XlaOp or a sequence of them (at least one if ``non_empty``)."""
     if isinstance(value, XlaOp):
         return [value]
     if isinstance(value, list | tuple):
+        if non_empty and not value:
+            raise argument_error(what, "must hold at least one XlaOp; got an empty list")
         for i, v in enumerate(value):
             if not isinstance(v, XlaOp):
                 raise argument_error(f"{what}[{i}]", f"must be an XlaOp; got {type(v).__name__}")

@@ -469,7 +469,7 @@ def ReduceWindowWithGeneralPadding(
     padding: Sequence[Sequence[int]] | Padding | str,
 ) -> XlaOp:
     """ReduceWindow with dilations and explicit (low, high) padding (OPS.md ReduceWindow)."""
-    inputs = op_list(operands, "operands")
+    inputs = op_list(operands, "operands", non_empty=True)
     inits = op_list(init_values, "init_values")
     b = inputs[0].builder
     first = inputs[0]
@@ -560,7 +560,7 @@ def Sort(
 ) -> XlaOp:
     """Sorts N arrays together along ``dimension`` (default: the last) with ``comparator``
     (default: less-than on operand 0); several operands give a tuple (OPS.md Sort)."""
-    inputs = op_list(operands, "operands")
+    inputs = op_list(operands, "operands", non_empty=True)
     b = inputs[0].builder
     rank = inputs[0].ndim
     dim = dimension + rank if dimension < 0 else dimension

@@ -494,7 +494,7 @@ def Scatter(
 ) -> XlaOp:
     """Combines update windows into the operands with ``update_computation`` (OPS.md
     Scatter); one operand or N operands with N updates (the result is then a tuple)."""
-    inputs = op_list(operands, "operands")
+    inputs = op_list(operands, "operands", non_empty=True)
     ups = op_list(updates, "updates")
     b = inputs[0].builder
     scalars = [Shape.scalar(o.dtype) for o in inputs]

@@ -413,9 +413,10 @@ class XlaBuilder:
             elif not isinstance(out, XlaOp):
                 out = as_op(sub, out, params[0].dtype if params else _default_dtype())
             return sub.build(out).entry
-        raise InvalidArgument(
-            f"{name} must be an XlaComputation (HloModule), an XlaBuilder or a function; got "
-            f"{type(comp).__name__}"
+        raise argument_error(
+            name,
+            "must be an XlaComputation (HloModule), an XlaBuilder or a function; got "
+            f"{type(comp).__name__}",
         )
 
     # ---- building ---------------------------------------------------------------------
@@ -437,10 +438,10 @@ class XlaBuilder:
             self.check_owned(root, "root")
         numbers = sorted(self._params)
         if numbers != list(range(len(numbers))):
-            missing = sorted(set(range(max(numbers) + 1)) - set(numbers))
+            missing = sorted(set(range(len(numbers))) - set(numbers))
             raise InvalidArgument(
                 f"builder {self.name!r}: parameter numbers must be 0..{len(numbers) - 1}; "
-                f"missing {missing}"
+                f"missing {missing}, got {numbers[-1]}"
             )
         staging = HloComputation(self.name)
         staging.instructions = list(self._instrs)

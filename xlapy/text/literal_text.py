@@ -307,11 +307,12 @@ def _parse_value(src: _Source, pos: int, shape: Shape, top: bool) -> tuple[Value
         # digits inside them are not elements and offsets stay valid.
         region = _SPACE.sub(lambda c: " " * len(c.group()), region)
     matches = list(_ELEM.finditer(region))
-    skeleton = re.sub(r"\s+", "", _ELEM.sub("", region))
-    if skeleton != _skeleton(shape.dims):
+    count = math.prod(shape.dims)
+    # Each element takes a character: a larger count cannot match (and its skeleton, a
+    # string as long as the count, is not built).
+    if count > len(region) or re.sub(r"\s+", "", _ELEM.sub("", region)) != _skeleton(shape.dims):
         _locate_structure_error(src, pos, shape)
         raise src.error(pos, f"literal does not have shape {shape}")
-    count = int(np.prod(shape.dims, dtype=np.int64))
     if len(matches) != count:
         raise src.error(pos, f"literal has {len(matches)} elements; shape {shape} needs {count}")
     array = _convert(src, [m.group() for m in matches], [pos + m.start() for m in matches], etype)

@@ -61,6 +61,8 @@ _TOKEN = re.compile(
     """,
     re.X,
 )
+# MLIR's escapes: \" \\ \n \t and two hex digits; a backslash before anything else is an error.
+_ESCAPE = re.compile(r'\\(["\\nt]|[0-9a-fA-F]{2})?')
 _TRIVIA = re.compile(r"(?:\s+|//[^\n]*)*")
 _LOC = re.compile(r"loc\s*\(")
 _STRING_OR_PAREN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[()]')
@@ -136,6 +138,10 @@ class Lexer:
                 if loc is not None:
                     pos = self._skip_balanced(start, loc.end())
                     continue
+            if kind == "STRING" and "\\" in m.group(kind):
+                for escape in _ESCAPE.finditer(m.group(kind)):
+                    if escape.group(1) is None:
+                        raise self.error(start + escape.start(), "unknown escape in string literal")
             return Token(_KINDS[kind], m.group(kind), start, m.end())
 
 

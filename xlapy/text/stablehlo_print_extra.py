@@ -13,6 +13,7 @@ dynamic-shape ops: the inverse of ``stablehlo_ops_extra`` and the dynamic loweri
 
 from __future__ import annotations
 
+from xlapy.errors import InvalidArgument, XlaError
 from xlapy.ir import attrs as A
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -106,6 +107,24 @@ def _alias(alias: A.OutputOperandAlias) -> str:
     )
 
 
+def _check_dictionary(instr: HloInstruction, config: str) -> None:
+    """A typed-FFI backend_config is printed as an MLIR attribute dictionary: it must be one
+    (HLO text keeps it verbatim; XLA's conversion parses it and fails the same way)."""
+    from xlapy.text.mlir_lexer import Tok
+    from xlapy.text.mlir_parser import MlirParser
+
+    try:
+        parser = MlirParser(config, "backend_config")
+        parser.parse_attr_dict()
+        if parser.tok.kind is not Tok.EOF:
+            raise parser.error("unexpected text after the dictionary")
+    except XlaError as err:
+        raise InvalidArgument(
+            f"custom-call {instr.name}: its typed-FFI backend_config is not an MLIR attribute "
+            f"dictionary: {str(err).splitlines()[0]}"
+        ) from None
+
+
 @emits(Opcode.CUSTOM_CALL)
 def _custom_call(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
     a = instr.attrs
@@ -126,6 +145,7 @@ def _custom_call(scope: Scope, instr: HloInstruction, operands: list[Value]) -> 
     if typed_dictionary:
         # As jax.ffi prints a typed-FFI call: the dictionary in mhlo.backend_config
         # (which makes the call typed FFI in XLA's conversion) and an empty string config.
+        _check_dictionary(instr, config)
         attrs += ['backend_config = ""', f"mhlo.backend_config = {config}"]
     elif number != 1:
         attrs.append(f"api_version = {number} : i32")
