@@ -33,6 +33,7 @@ from tools.fuzz import corpus
 from tools.fuzz.judge import Finding
 from tools.fuzz.mutate import mutate_bytes, mutate_text
 from xlapy.errors import Unimplemented, XlaError
+from xlapy.indexing.indexing_map import IndexingMap
 from xlapy.indexing.per_op import input_to_output, output_to_input
 from xlapy.indexing.text import parse_indexing_map
 from xlapy.ir.memory import check_memory
@@ -119,6 +120,11 @@ def _round_trip(text: str, what: str) -> None:
         raise RoundTripError(f"{what} does not load again: {str(err).splitlines()[0]}") from err
 
 
+RUN_PROGRAMS = True
+"""Whether ``exercise`` ends with a run (the atheris harness, bounded by libFuzzer's own
+timer, leaves runs to the campaign)."""
+
+
 def exercise(module: HloModule, stage: Stage, seed: int) -> None:
     """Everything xlapy does with a loaded module: print (HLO and StableHLO) and load again,
     indexing maps of the entry's instructions, and a run on random arguments."""
@@ -140,7 +146,7 @@ def exercise(module: HloModule, stage: Stage, seed: int) -> None:
         for k in range(min(len(instr.operands), 3)):
             input_to_output(instr, k)
     config = module.config
-    if config.replica_count * config.num_partitions > RUN_DEVICES:
+    if not RUN_PROGRAMS or config.replica_count * config.num_partitions > RUN_DEVICES:
         return
     stage("memory-check")
     check_memory(module, RUN_MEMORY, devices=config.replica_count * config.num_partitions)
@@ -225,6 +231,8 @@ def run_npz(case: Case, stage: Stage) -> None:
             if key not in data:
                 return  # the CLI refuses this with a message of its own (run_cmd)
             args.append(as_argument(data[key], p.shape, key, str(path)))
+    if not RUN_PROGRAMS:
+        return
     stage("run")
     xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY)
 
@@ -255,8 +263,17 @@ def simplify_map_text(text: str, stage: Stage) -> None:
         again = parse_indexing_map(printed, "<printed>")
     except XlaError as err:
         raise RoundTripError(f"the printed map does not parse again: {err}") from err
-    if str(again) != printed:
+    if str(again) != printed and _image(again) != _image(simplified):
+        # A different spelling of the same map (a sum printed 'a + -b') is not a finding.
         raise RoundTripError(f"the printed map parses to another map: {printed!r} -> {again}")
+
+
+def _image(indexing_map: IndexingMap) -> object:
+    """The map's image when its domain is small, else None (not compared)."""
+    try:
+        return indexing_map.image(4096)
+    except XlaError:
+        return None
 
 
 def run_indexing(case: Case, stage: Stage) -> None:
