@@ -631,3 +631,15 @@ def test_typed_ffi_backend_config_that_is_no_mlir_dictionary():
         print_stablehlo(module)
     fixed = xlapy.load(text.replace("f8e4m3fn", "ui8"))
     assert "mhlo.backend_config = {mode = 86 : ui8}" in print_stablehlo(fixed)
+
+
+@pytest.mark.parametrize("count", ["0", "9223372036854775807"])
+def test_mlir_result_count_is_bounded(count):
+    # '%r:9223372036854775807 = ...' listed that many result names (a runaway allocation).
+    text = (
+        "func.func @main(%t: !stablehlo.token) -> !stablehlo.token {\n"
+        f'  %r:{count} = "stablehlo.after_all"(%t) : (!stablehlo.token) -> !stablehlo.token\n'
+        "  return %t : !stablehlo.token\n}\n"
+    )
+    with pytest.raises(ParseError, match=rf"<string>:2:6: error: bad result count {count} for %r"):
+        xlapy.load(text)

@@ -42,6 +42,10 @@ ODD_TEXT = ["é", "٣", "²", "\u200b", "\ufeff", "😀", "\x00", "\t", "\r", "\
 OPENERS = ["(", "[", "{", "tuple<", "tensor<"]
 CLOSERS = {"(": ")", "[": "]", "{": "}", "tuple<": ">", "tensor<": ">"}
 
+MAX_TEXT = 1 << 20
+"""Mutated texts stay under a megabyte: parsing is linear, but a 10 MB text takes longer than
+a case's time limit without anything being wrong."""
+
 Mutation = Callable[[str, random.Random, Sequence[str]], str]
 
 
@@ -207,9 +211,11 @@ def mutate_text(text: str, rng: random.Random, others: Sequence[str] = ()) -> tu
     applied = []
     for _ in range(rng.choice([1, 1, 1, 2, 3])):
         name = rng.choices(names, weights)[0]
-        text = TEXT_MUTATIONS[name](text, rng, others)
-        applied.append(name)
-    return text, "+".join(applied)
+        mutated = TEXT_MUTATIONS[name](text, rng, others)
+        if len(mutated) <= MAX_TEXT:  # repeated lines can grow a text past any time limit
+            text = mutated
+            applied.append(name)
+    return text, "+".join(applied) or "none"
 
 
 # ---- .npz archives ---------------------------------------------------------------------------

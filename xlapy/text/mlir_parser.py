@@ -265,7 +265,10 @@ class MlirParser:
             name = self.expect_kind(Tok.SSA, "a result name").text
             if self.at(":"):
                 self.advance()
+                count_tok = self.tok
                 count = self.expect_int("a result count")
+                if not 0 < count <= len(self.text):  # each result needs a type in the text
+                    raise self.error(f"bad result count {count} for {name}", count_tok.start)
                 names.extend(f"{name}#{i}" for i in range(count))
             else:
                 names.append(name)
