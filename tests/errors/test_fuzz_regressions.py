@@ -13,7 +13,7 @@ import pytest
 import xlapy
 from xlapy import ops
 from xlapy.cli.files import load_npz
-from xlapy.errors import EvaluationError, InvalidArgument, ParseError
+from xlapy.errors import EvaluationError, InvalidArgument, ParseError, VerificationError
 from xlapy.indexing.per_op import output_to_input
 from xlapy.indexing.text import parse_indexing_map
 from xlapy.text.hlo_printer import print_hlo
@@ -643,3 +643,31 @@ def test_mlir_result_count_is_bounded(count):
     )
     with pytest.raises(ParseError, match=rf"<string>:2:6: error: bad result count {count} for %r"):
         xlapy.load(text)
+
+
+def _call_chain(levels: int) -> str:
+    """An entry calling c<levels-1>, which calls ... c0 (``levels + 1`` computations)."""
+    text = "HloModule m\nc0 {\n  p = f32[] parameter(0)\n  ROOT r = f32[] negate(p)\n}\n"
+    for i in range(1, levels):
+        text += (
+            f"c{i} {{\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c{i - 1}\n}}\n"
+        )
+    return (
+        text
+        + f"ENTRY e {{\n  p = f32[] parameter(0)\n  ROOT r = f32[] call(p), to_apply=c{levels - 1}\n}}\n"
+    )
+
+
+def test_nested_calls_are_bounded_at_load_and_run():
+    # A chain of 1500 calls was a RecursionError in the verifier, the memory estimate and the
+    # evaluator.
+    assert xlapy.run(xlapy.load(_call_chain(63)), np.float32(2)) == [np.float32(-2)]
+    with pytest.raises(
+        VerificationError,
+        match=r"\[call-depth\]: calls computations nested 64 "
+        r"deep; xlapy evaluates at most 64 levels of nested calls",
+    ):
+        xlapy.load(_call_chain(64))
+    unverified = xlapy.load(_call_chain(1500), verify=False)
+    with pytest.raises(VerificationError, match=r"\[call-depth\]"):
+        xlapy.run(unverified, np.float32(2))

@@ -19,6 +19,7 @@ from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
 from xlapy.ir.memory import check_memory
 from xlapy.ir.module import HloModule
+from xlapy.ir.verifier import check_call_graph
 from xlapy.literal import TOKEN, Token, Value
 from xlapy.shape import Shape
 
@@ -296,6 +297,7 @@ def prepare_call(
         raise InvalidArgument(
             f"run: {entry.name} takes {len(params)} arguments ({shapes}); got {len(args)}"
         )
+    check_call_graph(module)  # nested calls bounded before the recursive memory estimate
     devices = factory(num_replicas, num_partitions, timeout)
     local = devices.local_devices
     check_memory(module, max_memory, devices=len(local))

@@ -30,6 +30,60 @@ def verify(module: HloModule) -> None:
     _Verifier(module).run()
 
 
+MAX_CALL_DEPTH = 64
+"""The deepest chain of nested called computations (calls, loop bodies, branches, reducers)
+xlapy accepts: evaluation recurses once per level, and real programs nest a few dozen at
+most."""
+
+
+def check_call_graph(module: HloModule) -> None:
+    """Callees belong to the module, the call graph has no cycle, and no chain of nested
+    calls is deeper than ``MAX_CALL_DEPTH``. Walks the graph with an explicit stack (a deep
+    chain must not exhaust Python's recursion limit here either)."""
+    in_module = {id(c) for c in module.computations}
+    state: dict[int, int] = {}  # 1: on the current path, 2: done
+    depth: dict[int, int] = {}
+
+    def calls(comp: HloComputation) -> list[tuple[HloInstruction, HloComputation]]:
+        return [(i, callee) for i in comp.instructions for callee in i.called_computations()]
+
+    for start in module.computations:
+        if id(start) in state:
+            continue
+        state[id(start)] = 1
+        stack = [(start, iter(calls(start)))]
+        while stack:
+            comp, pending = stack[-1]
+            step = next(pending, None)
+            if step is None:
+                stack.pop()
+                state[id(comp)] = 2
+                below = [(depth[id(c)], i) for i, c in calls(comp)]
+                deepest = max(below, default=(0, None), key=lambda d: d[0])
+                depth[id(comp)] = deepest[0] + 1
+                if deepest[1] is not None and depth[id(comp)] > MAX_CALL_DEPTH:
+                    raise _fail(
+                        deepest[1],
+                        "call-depth",
+                        f"calls computations nested {deepest[0]} deep; xlapy evaluates at most "
+                        f"{MAX_CALL_DEPTH} levels of nested calls",
+                    )
+                continue
+            instr, callee = step
+            if id(callee) not in in_module:
+                raise _fail(
+                    instr,
+                    "called-computation",
+                    f"calls {callee.name}, which is not a computation of the module",
+                )
+            if state.get(id(callee)) == 1:
+                cycle = " -> ".join([*(c.name for c, _ in stack), callee.name])
+                raise _fail(instr, "call-graph", f"computations call each other: {cycle}")
+            if id(callee) not in state:
+                state[id(callee)] = 1
+                stack.append((callee, iter(calls(callee))))
+
+
 def _fail(instr: HloInstruction, rule: str, message: str) -> VerificationError:
     return VerificationError(f"{instr.opcode.value} {instr.name} [{rule}]: {message}")
 
@@ -106,30 +160,7 @@ class _Verifier:
                 instrs[instr.name] = instr
 
     def _check_call_graph(self) -> None:
-        """Callees belong to the module and the call graph has no cycle."""
-        in_module = {id(c) for c in self.module.computations}
-        state: dict[int, int] = {}
-
-        def visit(comp: HloComputation, path: list[str]) -> None:
-            state[id(comp)] = 1
-            for instr in comp.instructions:
-                for callee in instr.called_computations():
-                    if id(callee) not in in_module:
-                        raise _fail(
-                            instr,
-                            "called-computation",
-                            f"calls {callee.name}, which is not a computation of the module",
-                        )
-                    if state.get(id(callee)) == 1:
-                        cycle = " -> ".join([*path, comp.name, callee.name])
-                        raise _fail(instr, "call-graph", f"computations call each other: {cycle}")
-                    if id(callee) not in state:
-                        visit(callee, [*path, comp.name])
-            state[id(comp)] = 2
-
-        for comp in self.module.computations:
-            if id(comp) not in state:
-                visit(comp, [])
+        check_call_graph(self.module)
 
     # ---- computations -------------------------------------------------------------------
     def _check_computation(self, comp: HloComputation) -> None:
