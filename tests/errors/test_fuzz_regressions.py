@@ -13,7 +13,13 @@ import pytest
 import xlapy
 from xlapy import ops
 from xlapy.cli.files import load_npz
-from xlapy.errors import EvaluationError, InvalidArgument, ParseError, VerificationError
+from xlapy.errors import (
+    EvaluationError,
+    InvalidArgument,
+    ParseError,
+    VerificationError,
+    XlaError,
+)
 from xlapy.indexing.per_op import output_to_input
 from xlapy.indexing.text import parse_indexing_map
 from xlapy.text.hlo_printer import print_hlo
@@ -671,3 +677,38 @@ def test_nested_calls_are_bounded_at_load_and_run():
     unverified = xlapy.load(_call_chain(1500), verify=False)
     with pytest.raises(VerificationError, match=r"\[call-depth\]"):
         xlapy.run(unverified, np.float32(2))
+
+
+def test_non_positive_channel_id_means_no_channel_in_shape_inference_too():
+    # channel_id=-8 made inference trust the declared size (a cross-partition group), while
+    # the evaluator and StableHLO read it as no channel: the printed StableHLO did not load.
+    text = _ALL_REDUCE.format(header=", replica_count=4", groups="{}").replace(
+        "  p = f32[] parameter(0)\n  ROOT r = f32[] all-reduce(p), replica_groups={}, to_apply=add",
+        "  p = f32[6] parameter(0)\n  ROOT r = (f32[6], f32[24]) all-gather-start(p), "
+        "channel_id=-8, replica_groups={{1,0},{3,2}}, dimensions={0}",
+    )
+    with pytest.raises(
+        ParseError, match=r"all-gather-start %r: declares .* give \(f32\[6\], f32\[12\]\)"
+    ):
+        xlapy.load(text)
+
+
+def test_dynamic_pad_sizes_are_checked_before_padding():
+    # edge_padding_high = 2^31 allocated 112 GiB ('device failed: MemoryError').
+    text = _mlir(
+        "  %x = stablehlo.constant dense<1> : tensor<2xi64>\n"
+        "  %v = stablehlo.constant dense<0> : tensor<i64>\n"
+        "  %lo = stablehlo.constant dense<[1]> : tensor<1xi64>\n"
+        "  %hi = stablehlo.constant dense<[2147483648]> : tensor<1xi64>\n"
+        "  %in = stablehlo.constant dense<[0]> : tensor<1xi64>\n"
+        "  %r = stablehlo.dynamic_pad %x, %v, %lo, %hi, %in : (tensor<2xi64>, tensor<i64>, "
+        "tensor<1xi64>, tensor<1xi64>, tensor<1xi64>) -> tensor<4xi64>\n"
+        "  return %r : tensor<4xi64>",
+        "tensor<4xi64>",
+    )
+    with pytest.raises(
+        XlaError,
+        match=r"the padded sizes must be >= 0 and match the result shape"
+        r" .*; got \[2147483651\]",
+    ):
+        xlapy.run(xlapy.load(text))

@@ -53,7 +53,9 @@ def group_size(ctx: InferCtx, attrs: Attrs, labels: tuple[str, str] = ("C1", "C3
             labels[1],
             f"the ids of replica_groups must be 0..{len(ids) - 1}; got {groups_attr}",
         )
-    if getattr(attrs, "channel_id", None) and not getattr(attrs, "use_global_device_ids", False):
+    if (getattr(attrs, "channel_id", None) or 0) > 0 and not getattr(
+        attrs, "use_global_device_ids", False
+    ):
         # cross_replica_and_partition: each group spans every partition too, so its size is a
         # multiple of len(group) that depends on num_partitions (the declared result decides).
         return None

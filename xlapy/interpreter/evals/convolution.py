@@ -231,4 +231,25 @@ def dynamic_conv(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -
             for d, (low, high) in zip(dims, padding.tolist(), strict=True)
         )
     )
+    _check_padded_sizes(instr, lhs.shape, window)
     return _evaluate(ctx, instr, lhs, rhs, window, "dynamic-conv")
+
+
+def _check_padded_sizes(instr: HloInstruction, lhs: Sequence[int], window: Window) -> None:
+    """The output spatial sizes the runtime padding gives must be the declared result's
+    (checked before the convolution allocates anything)."""
+    labels = instr.attrs.dim_labels
+    for i, d in enumerate(window.dimensions):
+        size = lhs[labels.input_spatial_dimensions[i]]
+        padded = max(size - 1, 0) * d.base_dilation + (1 if size else 0) + d.padding_low
+        padded += d.padding_high
+        extent = (d.size - 1) * d.window_dilation + 1
+        got = (padded - extent) // d.stride + 1 if padded >= extent and d.stride > 0 else 0
+        out = labels.output_spatial_dimensions[i]
+        want = instr.shape.dims[out]
+        if not instr.shape.dynamic[out] and got != want:
+            raise InvalidArgument(
+                f"dynamic-conv {instr.name}: the padding operand gives output spatial dimension "
+                f"{out} the size {got}, which the declared result "
+                f"{instr.shape.to_hlo(layout=False)} does not allow"
+            )

@@ -191,6 +191,10 @@ def dynamic_pad(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) ->
     low = _shape_operand(instr, operands[2], "edge_padding_low", rank)
     high = _shape_operand(instr, operands[3], "edge_padding_high", rank)
     interior = _shape_operand(instr, operands[4], "interior_padding", rank)
+    # The padded sizes are checked against the result before anything is allocated.
+    sizes = [lo + hi + n + max(n - 1, 0) * max(it, 0)
+             for lo, hi, it, n in zip(low, high, interior, operand.shape, strict=True)]  # fmt: skip
+    _check_sizes(instr, sizes, "the padded sizes")
     return pad_array(instr, operand, padding_value, low, high, interior)
 
 
