@@ -146,8 +146,8 @@ def minimize(pool: Pool, finding: Finding, program: str, budget_seconds: float) 
     data = finding.repro
     if finding.kind in ("hang", "memory", "crash") or not isinstance(data, str | bytes):
         return data
-    if finding.target not in MUTATION_TARGETS:
-        return data  # hypothesis shrank it already
+    if TARGETS[finding.target].extension == "py":
+        return data  # a structured case: hypothesis shrank it already
     deadline = time.time() + budget_seconds
     signature = finding.signature
 

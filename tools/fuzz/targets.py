@@ -18,12 +18,11 @@ the ``run`` stage (``judge.SLOW_STAGES``).
 
 from __future__ import annotations
 
-import io
 import random
 import tempfile
 import zlib
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -78,7 +77,6 @@ class Target:
     extension: str
     run: Callable[[Case, Stage], None]
     generate: Callable[[random.Random], Case] | None = None
-    notes: str = field(default="")
 
 
 # ---- shared: what is done with a loaded module ------------------------------------------------
@@ -212,27 +210,19 @@ def generate_npz(rng: random.Random) -> Case:
 
 
 def run_npz(case: Case, stage: Stage) -> None:
-    """``xlapy run PROGRAM --inputs FILE`` up to the call: the archive read, each entry
-    taken as the parameter's argument, then the run."""
-    from xlapy.cli.files import as_argument, load_npz
+    """``xlapy run PROGRAM --inputs FILE`` up to the call (``run_cmd.read_inputs``: the
+    archive read, each entry taken as its parameter's argument), then the run."""
+    from xlapy.cli.run_cmd import read_inputs
 
     assert isinstance(case.data, bytes)
     stage("load")
     module = xlapy.load(corpus.ROOT / case.program)
+    devices = module.config.replica_count * module.config.num_partitions
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "inputs.npz"
         path.write_bytes(case.data)
         stage("read-npz")
-        data = load_npz(str(path), "--inputs")
-        params = module.entry.parameters
-        args = []
-        for i, p in enumerate(params):
-            key = f"arg{i}" if f"arg{i}" in data else p.name
-            if key not in data:
-                return  # the CLI refuses this with a message of its own (run_cmd)
-            args.append(as_argument(data[key], p.shape, key, str(path)))
-    if not RUN_PROGRAMS:
-        return
+        args = read_inputs(str(path), module, devices)
     stage("run")
     xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY)
 
@@ -318,10 +308,3 @@ def replay(target: str, data: str | bytes, program: str = "") -> Finding | None:
 def read_repro(path: Path) -> str | bytes:
     """A saved input: bytes for ``.npz``, text otherwise."""
     return path.read_bytes() if path.suffix == ".npz" else path.read_text()
-
-
-def npz_bytes(arrays: dict[str, np.ndarray]) -> bytes:
-    """The ``numpy.savez`` bytes of ``arrays``."""
-    out = io.BytesIO()
-    np.savez(out, **arrays)  # type: ignore[arg-type]
-    return out.getvalue()

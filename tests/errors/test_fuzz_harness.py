@@ -1,0 +1,109 @@
+"""The fuzzing harness (``tools/fuzz``) catches what it is meant to: other exceptions, internal
+errors and unlocated messages, hangs outside the evaluator (but not long runs), runaway memory
+and dead workers, with the input that did it. Targets that misbehave on purpose are added to
+the target table before the worker forks."""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tools.fuzz.campaign import Pool, execute, minimize  # noqa: E402
+from tools.fuzz.judge import judge  # noqa: E402
+from tools.fuzz.sandbox import Limits  # noqa: E402
+from tools.fuzz.targets import TARGETS, Case, Target  # noqa: E402
+from xlapy.errors import EvaluationError, InvalidArgument, ParseError  # noqa: E402
+
+
+def _target(name: str, behaviour):  # type: ignore[no-untyped-def]
+    def run(case: Case, stage) -> None:  # type: ignore[no-untyped-def]
+        stage(case.data.split(":")[0])
+        behaviour(case.data)
+
+    TARGETS[name] = Target(name, "txt", run)
+    return name
+
+
+def _raise(error: BaseException):  # type: ignore[no-untyped-def]
+    def behaviour(data: str) -> None:
+        raise error
+
+    return behaviour
+
+
+def _allocate(data: str) -> None:
+    block = np.ones(600 << 20, np.uint8)  # touched: resident
+    time.sleep(2)
+    del block
+
+
+@pytest.fixture(scope="module")
+def pool():  # type: ignore[no-untyped-def]
+    _target("t-index", _raise(IndexError("list index out of range")))
+    _target("t-internal", _raise(EvaluationError("add a: internal error while evaluating: x")))
+    _target("t-unlocated", _raise(InvalidArgument("something is wrong")))
+    _target("t-located", _raise(InvalidArgument("add a [C1]: rule; got 3")))
+    _target("t-sleep", lambda data: time.sleep(30))
+    _target("t-memory", _allocate)
+    _target("t-die", lambda data: os._exit(7))
+    _target("t-needle", _needle)
+    pool = Pool(Limits(case_seconds=1.0, grace_seconds=1.0, memory_bytes=400 << 20))
+    yield pool
+    pool.close()
+
+
+@pytest.mark.parametrize(
+    ("target", "data", "kind", "summary"),
+    [
+        ("t-index", "load", "exception", "IndexError: list index out of range"),
+        ("t-internal", "run", "internal-error", "EvaluationError: add a: internal error"),
+        ("t-unlocated", "load", "unlocated", "InvalidArgument: something is wrong"),
+        ("t-sleep", "parse", "hang", "no result after 1 s"),
+        ("t-memory", "load", "memory", "resident memory above 400 MiB"),
+        ("t-die", "load", "crash", "the worker died: crash (exit code 7)"),
+    ],
+)
+def test_each_kind_of_finding_is_reported_with_its_input(pool, target, data, kind, summary):
+    finding = execute(pool, Case(target, "test", data))
+    assert finding is not None
+    assert (finding.kind, finding.stage) == (kind, data)
+    assert finding.summary.startswith(summary)
+    assert finding.repro == data
+
+
+def test_located_errors_and_long_runs_are_not_findings(pool):
+    assert execute(pool, Case("t-located", "test", "load")) is None
+    assert execute(pool, Case("t-sleep", "test", "run")) is None  # the evaluator may be slow
+    assert (
+        execute(
+            pool, Case("hlo", "test", "HloModule m\nENTRY e {\n ROOT c = f32[] constant(1)\n}\n")
+        )
+        is None
+    )
+
+
+def _needle(data: str) -> None:
+    if "needle" in data:
+        raise KeyError("needle")
+
+
+def test_minimization_keeps_the_finding(pool):
+    data = "load: " + " ".join(f"word{i}" for i in range(40)) + " needle " + "tail " * 20
+    finding = execute(pool, Case("t-needle", "test", data))
+    assert finding is not None
+    smaller = minimize(pool, finding, "", budget_seconds=30)
+    assert "needle" in smaller
+    assert len(smaller) < 20
+
+
+def test_parse_errors_without_a_line_are_unlocated():
+    assert judge(ParseError("bad", line=0, column=0), "hlo", "load") is not None
+    assert judge(ParseError("bad", line=2, column=5), "hlo", "load") is None
