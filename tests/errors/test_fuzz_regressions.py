@@ -712,3 +712,32 @@ def test_dynamic_pad_sizes_are_checked_before_padding():
         r" .*; got \[2147483651\]",
     ):
         xlapy.run(xlapy.load(text))
+
+
+def test_builder_refuses_results_beyond_int64():
+    # Broadcast(x, [2^63]) built a module whose printed HLO did not load.
+    b = xlapy.XlaBuilder("m")
+    x = ops.Parameter(b, 0, "f32[]")
+    with pytest.raises(
+        InvalidArgument,
+        match=r"^broadcast: the result f32\[9223372036854775808\]"
+        r"\{0\} is too large: dimension 9223372036854775808 is out of the int64",
+    ):
+        ops.Broadcast(x, [2**63])
+    with pytest.raises(InvalidArgument, match=r"^Call: computation is the builder 'm', which "):
+        ops.Call(b, b)
+
+
+def test_lapack_character_options_out_of_range():
+    # uplo = 10^30 reached chr() (OverflowError, an 'internal error').
+    text = _hlo(
+        "  a = f32[2,2] parameter(0)\n  ROOT c = (f32[2,2], s32[]) custom-call(a), "
+        'custom_call_target="lapack_spotrf_ffi", api_version=API_VERSION_TYPED_FFI, '
+        "backend_config={uplo = 1000000000000000000000000000000 : ui8}"
+    )
+    with pytest.raises(
+        InvalidArgument,
+        match=r"custom-call c: backend_config uplo must be an "
+        r"ASCII character code \(76 for 'L'\); got 10{30}",
+    ):
+        xlapy.run(xlapy.load(text), np.eye(2, dtype=np.float32))

@@ -24,6 +24,7 @@ from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference import infer_shape, make_attrs
+from xlapy.text.limits import array_size_problem
 
 if TYPE_CHECKING:
     from xlapy.dtypes import ElementType
@@ -347,6 +348,10 @@ class XlaBuilder:
             self.check_owned(op, f"{opcode.value}: operand {i}")
         checked = make_attrs(opcode, attrs)
         shape = infer_shape(opcode, [op.shape for op in operands], checked, result=result)
+        for leaf in shape.leaves():
+            problem = leaf.is_array and array_size_problem(leaf.element_type, leaf.dims)
+            if problem:
+                raise InvalidArgument(f"{opcode.value}: the result {shape} is too large: {problem}")
         if any(leaf.element_type.is_quantized for leaf in shape.leaves()):
             raise Unimplemented(
                 f"{opcode.value}: XlaBuilder builds HLO, which has no quantized element types "
@@ -390,7 +395,9 @@ class XlaBuilder:
             return comp
         if isinstance(comp, XlaBuilder):
             if comp is self:
-                raise InvalidArgument(f"builder {self.name!r} cannot call itself")
+                raise argument_error(
+                    name, f"is the builder {self.name!r}, which cannot call itself"
+                )
             return comp.build().entry
         if callable(comp):
             if param_shapes is None:

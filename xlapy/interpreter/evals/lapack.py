@@ -34,6 +34,10 @@ def backend_config(instr: HloInstruction) -> dict[str, int]:
     return {k: int(v) for k, v in re.findall(r"(\w+)\s*=\s*(-?\d+)", instr.backend_config or "")}
 
 
+_FLAGS = ("uplo", "mode", "compute_left", "compute_right", "sort")
+"""The backend_config entries read as characters (``_flag``)."""
+
+
 def _flag(config: dict[str, int], name: str, default: str) -> str:
     """A LAPACK character option stored as its ASCII code (``uplo = 76`` is 'L')."""
     return chr(config.get(name, ord(default)))
@@ -267,6 +271,12 @@ def _run_batched(
                 f"must have batch dimensions {list(batch)}; got {list(x.shape)}"
             )
     config = backend_config(instr)
+    for name in _FLAGS:
+        if name in config and not 0 <= config[name] < 128:
+            raise InvalidArgument(
+                f"custom-call {instr.name}: backend_config {name} must be an ASCII character "
+                f"code (76 for 'L'); got {config[name]}"
+            )
     shapes = list(instr.shape.leaves())
     outputs = [np.zeros(s.dims, s.element_type.numpy) for s in shapes]
     for index in np.ndindex(*batch):  # one LAPACK call per matrix of the batch
