@@ -741,3 +741,13 @@ def test_lapack_character_options_out_of_range():
         r"ASCII character code \(76 for 'L'\); got 10{30}",
     ):
         xlapy.run(xlapy.load(text), np.eye(2, dtype=np.float32))
+
+
+def test_mlir_dense_unterminated_bracket():
+    # Found by the atheris harness: 'dense<[>' indexed past the pieces (IndexError).
+    text = _mlir(
+        "  %0 = stablehlo.constant dense<[> : tensor<1xi32>\n  return %0 : tensor<1xi32>",
+        "tensor<1xi32>",
+    )
+    with pytest.raises(ParseError, match=r"<string>:2:33: error: unterminated '\[' in dense"):
+        xlapy.load(text)

@@ -76,6 +76,8 @@ def _tree(pieces: list[str], i: int) -> tuple[Tree, int]:
     if p == "[":
         items: list[Tree] = []
         i += 1
+        if i >= len(pieces):
+            raise InvalidArgument("unterminated '[' in dense literal")
         if pieces[i] == "]":
             return items, i + 1
         while True:
