@@ -751,3 +751,32 @@ def test_mlir_dense_unterminated_bracket():
     )
     with pytest.raises(ParseError, match=r"<string>:2:33: error: unterminated '\[' in dense"):
         xlapy.load(text)
+
+
+@pytest.mark.parametrize(
+    ("op", "message"),
+    [
+        (
+            '%r = "stablehlo.slice"(%x) {start_indices = array<i64: 0>, limit_indices = '
+            "array<i64: 1, 1>, strides = array<i64: 1>} : (tensor<2xi32>) -> tensor<1xi32>",
+            r"\[C2\] start_indices, limit_indices, strides must have the same size; got "
+            r"start_indices=\[0\], limit_indices=\[1, 1\], strides=\[1\]",
+        ),
+        (
+            '%r = "stablehlo.pad"(%x, %v) {edge_padding_low = array<i64: 0>, edge_padding_high'
+            " = array<i64: 1, 1>, interior_padding = array<i64: 0>} : (tensor<2xi32>, "
+            "tensor<i32>) -> tensor<1xi32>",
+            r"\[C2\] edge_padding_low, edge_padding_high, interior_padding must have the same",
+        ),
+    ],
+)
+def test_mlir_slice_and_pad_attribute_lists_of_different_sizes(op, message):
+    # Found by the atheris harness: zip(strict=True) raised ValueError in the lowering.
+    text = _mlir(
+        f"  %x = stablehlo.constant dense<[1, 2]> : tensor<2xi32>\n"
+        f"  %v = stablehlo.constant dense<0> : tensor<i32>\n  {op}\n"
+        "  return %r : tensor<1xi32>",
+        "tensor<1xi32>",
+    )
+    with pytest.raises(InvalidArgument, match=rf"<string>:4:3: error: stablehlo\.\w+: {message}"):
+        xlapy.load(text)

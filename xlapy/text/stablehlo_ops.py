@@ -233,11 +233,20 @@ def _reverse(b: Builder, op: Op) -> list[HloInstruction]:
     return [b.add(Opcode.REVERSE, b.result_shape(op), b.operands(op), {"dimensions": dims})]
 
 
+def _same_sizes(**lists: tuple[int, ...]) -> None:
+    """The attribute lists of a slice or pad have one entry per dimension each (their C2; the
+    rank of the operand is checked by shape inference)."""
+    if len({len(v) for v in lists.values()}) > 1:
+        got = ", ".join(f"{k}={list(v)}" for k, v in lists.items())
+        raise InvalidArgument(f"[C2] {', '.join(lists)} must have the same size; got {got}")
+
+
 @lowers("stablehlo.slice")
 def _slice(b: Builder, op: Op) -> list[HloInstruction]:
     starts = ints(op.attrs.get("start_indices"))
     limits = ints(op.attrs.get("limit_indices"))
     strides = ints(op.attrs.get("strides")) or (1,) * len(starts)
+    _same_sizes(start_indices=starts, limit_indices=limits, strides=strides)
     spec = A.SliceSpec(
         tuple(
             A.SliceDimension(s, lim, st) for s, lim, st in zip(starts, limits, strides, strict=True)
@@ -264,6 +273,7 @@ def _pad(b: Builder, op: Op) -> list[HloInstruction]:
     low = ints(op.attrs.get("edge_padding_low"))
     high = ints(op.attrs.get("edge_padding_high"))
     interior = ints(op.attrs.get("interior_padding")) or (0,) * len(low)
+    _same_sizes(edge_padding_low=low, edge_padding_high=high, interior_padding=interior)
     config = A.PaddingConfig.make(list(zip(low, high, interior, strict=True)))
     return [b.add(Opcode.PAD, b.result_shape(op), b.operands(op), {"padding": config})]
 
@@ -295,6 +305,10 @@ def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
     (xlapy runs the global program; a mesh that splits the data is not supported)."""
     operands = b.operands(op)
     block = b.single_block(op.regions[0], op.offset)
+    if len(block.args) != len(operands):
+        raise InvalidArgument(
+            f"the body takes {len(block.args)} arguments; the op has {len(operands)} operands"
+        )
     for (name, t), x in zip(block.args, operands, strict=True):
         if not x.shape.compatible(b.shape(t, op.offset)):
             raise b.module.unsupported(
