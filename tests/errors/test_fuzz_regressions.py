@@ -780,3 +780,46 @@ def test_mlir_slice_and_pad_attribute_lists_of_different_sizes(op, message):
     )
     with pytest.raises(InvalidArgument, match=rf"<string>:4:3: error: stablehlo\.\w+: {message}"):
         xlapy.load(text)
+
+
+def test_builder_domain_text_must_read_back():
+    # Domain(x, 'é') printed HLO that did not load.
+    b = xlapy.XlaBuilder("m")
+    x = ops.Parameter(b, 0, "f32[]")
+    with pytest.raises(InvalidArgument, match=r"^Domain: domain must be HLO attribute text"):
+        ops.Domain(x, "é")
+    domain = '{kind="sharding", entry={maximal device=0}, exit={maximal device=1}}'
+    module = b.build(ops.Domain(x, domain))
+    assert xlapy.load(print_hlo(module)).entry.root.attrs.domain.text == domain
+
+
+def test_async_start_of_a_constant_prints_generically():
+    # Sugar printed 'constant-start()' without the literal, which did not load.
+    b = xlapy.XlaBuilder("m")
+    ops.Parameter(b, 0, "f32[]")
+    done = ops.AsyncDone(ops.AsyncStart(b, [], lambda: 2.5))
+    text = print_hlo(b.build(done))
+    assert "async-start(), calls=" in text
+    assert xlapy.run(xlapy.load(text), np.float32(0)) == [np.float32(2.5)]
+
+
+def test_composite_version_must_be_an_integer():
+    # composite.version="/*0" reached int() (ValueError) when printing StableHLO.
+    text = """HloModule m
+fma {
+  a = f32[] parameter(0)
+  ROOT n = f32[] negate(a)
+}
+ENTRY e {
+  x = f32[] parameter(0)
+  ROOT c = f32[] call(x), to_apply=fma, is_composite=true, frontend_attributes={composite.name="my.fma",composite.attributes={},composite.version="/*0"}
+}
+"""
+    with pytest.raises(
+        InvalidArgument,
+        match=r"call c: a composite's frontend attribute "
+        r"composite.version must be an integer; got '/\*0'",
+    ):
+        print_stablehlo(xlapy.load(text))
+    printed = print_stablehlo(xlapy.load(text.replace('"/*0"', '"2"')))
+    assert "version = 2 : i32" in printed

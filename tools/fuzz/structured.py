@@ -96,8 +96,8 @@ def computations() -> dict[str, Callable[..., Any]]:
         "add": lambda x, y: ops.Add(x, y),
         "max": lambda x, y: ops.Max(x, y),
         "less": lambda x, y: ops.Lt(x, y),
-        "first": lambda *xs: xs[0],
-        "tuple": lambda *xs: ops.Tuple(xs[0].builder, list(xs)),
+        "first": lambda *xs: xs[0] if xs else 0.0,  # (a Python value: a constant)
+        "tuple": lambda *xs: ops.Tuple(xs[0].builder, list(xs)) if xs else 0.0,
         "negate": lambda x: ops.Neg(x),
         "not-an-op": lambda *xs: 3,
         "nothing": lambda: None,

@@ -18,7 +18,7 @@ from xlapy.builder.helpers import enum_arg, op_list, pick_builder, split_builder
 from xlapy.builder.ops_elementwise import ConvertElementType, Lt
 from xlapy.builder.ops_shape import Constant, GetTupleElement
 from xlapy.builder.xla_builder import ComputationLike, XlaBuilder, XlaOp, argument_error
-from xlapy.errors import InvalidArgument
+from xlapy.errors import InvalidArgument, XlaError
 from xlapy.ir.attrs import (
     CustomCallApiVersion,
     CustomCallSchedule,
@@ -334,8 +334,22 @@ def AddDependency(operand: XlaOp, token: XlaOp) -> XlaOp:
 
 def Domain(operand: XlaOp, domain: str) -> XlaOp:
     """Internal HLO domain marker; ``domain`` is the attribute text
-    (``{kind="sharding", entry={...}, exit={...}}``)."""
-    return operand.builder.add(Opcode.DOMAIN, [operand], {"domain": RawAttribute(domain)})
+    (``{kind="sharding", entry={...}, exit={...}}``), which must read back as HLO text."""
+    from xlapy.text.hlo_attr_text import parse_raw
+    from xlapy.text.hlo_lexer import Cursor, Tok
+
+    text = str(domain)
+    try:
+        cursor = Cursor(text)
+        parse_raw(cursor)
+        whole = cursor.peek().kind is Tok.EOF
+    except XlaError:
+        whole = False
+    if not whole:
+        raise argument_error(
+            "domain", f'must be HLO attribute text like {{kind="sharding", ...}}; got {text!r:.60}'
+        )
+    return operand.builder.add(Opcode.DOMAIN, [operand], {"domain": RawAttribute(text)})
 
 
 def Fusion(

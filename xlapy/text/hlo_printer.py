@@ -186,9 +186,9 @@ def is_sugared_async(instr: HloInstruction) -> bool:
         return False
     root = comp.root
     params = [i for i in comp.instructions if i.opcode is Opcode.PARAMETER]
-    if root.opcode in (Opcode.PARAMETER, Opcode.ASYNC_START, Opcode.ASYNC_UPDATE,
-                       Opcode.ASYNC_DONE):  # fmt: skip
-        return False
+    if root.opcode in (Opcode.PARAMETER, Opcode.CONSTANT, Opcode.ASYNC_START,
+                       Opcode.ASYNC_UPDATE, Opcode.ASYNC_DONE):  # fmt: skip
+        return False  # (a constant's literal is no attribute: 'constant-start' cannot hold it)
     if f"{root.opcode.value}-start" in _OPCODE_NAMES:
         return False  # 'all-reduce-start' names its own op: sugar would read back as that
     if len(comp.instructions) != len(params) + 1:

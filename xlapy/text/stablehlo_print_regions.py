@@ -14,6 +14,7 @@ sort, map, ``while``, ``conditional``, ``call`` / composites, ``fusion``, async 
 from __future__ import annotations
 
 from xlapy import dtypes
+from xlapy.errors import InvalidArgument
 from xlapy.ir import attrs as A
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -264,7 +265,13 @@ def _call(scope: Scope, instr: HloInstruction, operands: list[Value]) -> Value:
             f"composite_attributes = {fe.get('composite.attributes', '{}')}",
             f"decomposition = {callee}",
         ]
-        version = int(fe.get("composite.version", "0") or 0)
+        text_version = fe.get("composite.version", "0") or "0"
+        if not text_version.strip().lstrip("-").isdigit():
+            raise InvalidArgument(
+                f"call {instr.name}: a composite's frontend attribute composite.version must be "
+                f"an integer; got {text_version!r}"
+            )
+        version = int(text_version)
         if version:
             attrs.append(f"version = {version} : i32")
         name = mlir_string(fe.get("composite.name", comp.name))
