@@ -83,8 +83,9 @@ def from_jacobian(jac: np.ndarray, out_shape: Sequence[int], in_shape: Sequence[
 def jacobian(fn: Callable[..., object], args: Sequence[np.ndarray], argnum: int) -> np.ndarray:
     import jax
 
-    jax.config.update("jax_enable_x64", True)
-    return np.asarray(jax.jacfwd(fn, argnums=argnum)(*[np.asarray(a, np.float64) for a in args]))
+    with jax.enable_x64(True):  # scoped: other tests in this worker expect 32-bit defaults
+        jac = jax.jacfwd(fn, argnums=argnum)(*[np.asarray(a, np.float64) for a in args])
+        return np.asarray(jac)
 
 
 def shape_of(instr: HloInstruction) -> list[int]:
