@@ -64,6 +64,50 @@ def nbytes(values: Sequence[object]) -> int:
     return sum(np.asarray(v).nbytes for v in values)
 
 
+# Memory target of issue #10: a call's peak (arguments included) at most this many times the
+# program's largest live set.
+LIVE_SET_FACTOR = 1.5
+
+
+def live_set_bytes(module: object) -> int:
+    """The largest set of values the ``cpu`` platform keeps alive at once in ``module`` (its
+    optimized copy): arguments throughout, every other value from the step that makes it to
+    its last use, as ``xlapy.ir.memory.peak_memory`` counts, except that a fusion is one
+    step (its fused values are never arrays on ``cpu``). Called computations (while bodies,
+    branches) add their own peak while their caller's values are live."""
+    from xlapy.ir.memory import shape_bytes
+    from xlapy.ir.opcode import Opcode
+
+    aliasing = {Opcode.TUPLE, Opcode.GET_TUPLE_ELEMENT, Opcode.BITCAST, Opcode.PARAMETER}
+    cache: dict[int, int] = {}
+
+    def peak(comp: object) -> int:
+        if id(comp) in cache:
+            return cache[id(comp)]
+        cache[id(comp)] = 0
+        order = comp.post_order()  # type: ignore[attr-defined]
+        last_use = {id(o): step for step, i in enumerate(order) for o in i.operands}
+        last_use[id(comp.root)] = len(order)  # type: ignore[attr-defined]
+        live = best = 0
+        size: dict[int, int] = {}
+        for step, instr in enumerate(order):
+            own = 0 if instr.opcode in aliasing else shape_bytes(instr.shape)
+            called = [] if instr.opcode is Opcode.FUSION else instr.called_computations()
+            best = max(best, live + own + max((peak(c) for c in called), default=0))
+            live += own
+            size[id(instr)] = own
+            for operand in {id(o): o for o in instr.operands}.values():
+                if last_use.get(id(operand)) == step:
+                    live -= size.get(id(operand), 0)
+            if id(instr) not in last_use:
+                live -= own
+        cache[id(comp)] = best
+        return best
+
+    entry = module.entry  # type: ignore[attr-defined]
+    return sum(shape_bytes(p.shape) for p in entry.parameters) + peak(entry)
+
+
 # Elementwise relative difference |a - b| / max(|b|, FLOOR * max|b|): the floor keeps values
 # near zero (where any rounding is a large relative change) from dominating.
 REL_FLOOR = 1e-3

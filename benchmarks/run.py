@@ -9,7 +9,8 @@ Each program (``programs.py``) is a JAX function lowered once to HLO text and lo
 ``block_until_ready``); ``cpu`` runs ``xlapy.compile(module, platform="cpu")`` after a first
 call; the interpreter runs in a child process, capped per call and per program. Reported per
 program: median times and ratios, cold and warm-cache compile seconds (fresh processes), peak
-memory of one ``cpu`` call, and whether outputs agree. Prints the table and writes
+memory of one ``cpu`` call beside the program's largest live set (the target: arguments plus
+the call's peak at most 1.5x of it), and whether outputs agree. Prints the table and writes
 ``benchmarks/results.md``.
 """
 
@@ -36,10 +37,12 @@ import xlapy
 sys.path.insert(0, str(Path(__file__).parent))
 
 from measure import (
+    LIVE_SET_FACTOR,
     Agreement,
     compare,
     compile_in_fresh_process,
     interpret_in_fresh_process,
+    live_set_bytes,
     load_npz,
     median_seconds,
     nbytes,
@@ -67,6 +70,8 @@ class Row:
     peak: int | None = None
     rss_growth: int | None = None
     io_bytes: int = 0
+    arg_bytes: int = 0
+    live: int | None = None  # the largest live set of the optimized module (live_set_bytes)
     cpu_vs_xla: Agreement | None = None
     cpu_vs_interp: Agreement | None = None
     interp_vs_xla: Agreement | None = None
@@ -126,6 +131,7 @@ COLUMNS: list[tuple[str, str, object]] = [
     ("peak (tracemalloc)", "---:", lambda r: _mb(r.peak)),
     ("RSS growth", "---:", lambda r: _mb(r.rss_growth)),
     ("args+results", "---:", lambda r: _mb(r.io_bytes)),
+    ("largest live set", "---:", lambda r: _mb(r.live)),
     ("cpu vs XLA", "---", lambda r: _agree(r.cpu_vs_xla)),
     ("cpu vs interp", "---", lambda r: _agree(r.cpu_vs_interp)),
     ("interp vs XLA", "---", lambda r: _agree(r.interp_vs_xla)),
@@ -145,6 +151,7 @@ def _columns(platforms: set[str]) -> list[tuple[str, str, object]]:
         "peak (tracemalloc)": {"cpu"},
         "RSS growth": {"cpu"},
         "args+results": {"cpu"},
+        "largest live set": {"cpu"},
         "cpu vs XLA": {"cpu", "xla"},
         "cpu vs interp": {"cpu", "interpreter"},
         "interp vs XLA": {"interpreter", "xla"},
@@ -194,6 +201,8 @@ def _bench(program: Program, platforms: set[str], args: argparse.Namespace, work
             ours = [np.asarray(o) for o in exe(*inputs)]
             row.cpu = median_seconds(lambda: exe(*inputs), args.repeat, args.budget)
             row.io_bytes = nbytes(inputs) + nbytes(ours)
+            row.arg_bytes = nbytes(inputs)
+            row.live = live_set_bytes(exe.module)
             if row.cpu < args.budget / 2:
                 row.peak = tracemalloc_peak(lambda: exe(*inputs))
         except Exception as exc:
@@ -278,6 +287,17 @@ def _summary(rows: list[Row]) -> list[str]:
         out.append(
             f"- interpreter over 1 s on {len(slow)} programs; under 1000x the cpu time: "
             f"{len(short)} ({', '.join(short) or 'none'})"
+        )
+    measured = [r for r in rows if r.peak is not None and r.live]
+    if measured:
+        above = [
+            f"{r.name} ({(r.arg_bytes + r.peak) / r.live:.1f}x)"  # type: ignore[operator]
+            for r in measured
+            if r.arg_bytes + r.peak > LIVE_SET_FACTOR * r.live  # type: ignore[operator]
+        ]
+        out.append(
+            f"- peak memory (arguments + traced peak of a call) above {LIVE_SET_FACTOR}x the "
+            f"largest live set: **{len(above)}** of {len(measured)} ({', '.join(above) or 'none'})"
         )
     colds = [(r.cold, r.name) for r in rows if r.cold is not None]
     warms = [(r.warm, r.name) for r in rows if r.warm is not None]

@@ -104,3 +104,25 @@ def test_interpreter_child_cuts_a_long_call(tmp_path: Path) -> None:
     )
     assert res["timed_out"] is True
     assert res["times"] == []
+
+
+def test_live_set_counts_a_fusion_as_one_step() -> None:
+    import xlapy
+    from measure import live_set_bytes
+
+    module = xlapy.load(
+        """HloModule m
+%f (a: f32[256]) -> f32[256] {
+  %a = f32[256] parameter(0)
+  %e = f32[256] exponential(%a)
+  ROOT %n = f32[256] negate(%e)
+}
+ENTRY %main (x: f32[256]) -> f32[256] {
+  %x = f32[256] parameter(0)
+  %y = f32[256] fusion(%x), kind=kLoop, calls=%f
+  ROOT %z = f32[256] add(%y, %y)
+}
+"""
+    )
+    # x throughout; y and z alive together when z is made; the fused exponential never is.
+    assert live_set_bytes(module) == 3 * 1024
