@@ -107,8 +107,9 @@ def test_interpreter_child_cuts_a_long_call(tmp_path: Path) -> None:
 
 
 def test_live_set_counts_a_fusion_as_one_step() -> None:
-    import xlapy
     from measure import live_set_bytes
+
+    import xlapy
 
     module = xlapy.load(
         """HloModule m
