@@ -2,23 +2,37 @@
 
 On ``cpu`` every device (one thread each, on the interpreter's in-process SPMD runtime) runs
 the entry plan in a ``Session`` of its own; on ``interpreter`` the module is evaluated as
-written. Argument checks and result conventions are ``xlapy.run``'s own code.
+written. Argument checks and result conventions are ``xlapy.run``'s own code; a call of a
+single-device program with only the arguments given takes a shorter road to the same checks
+(the module's call graph checked once, arrays of the exact type and shape taken as they are).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from xlapy.backend.cpu.plan import Plan, Program, Session
 from xlapy.backend.cpu.report import format_report
+from xlapy.errors import EvaluationError, XlaError
 from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
-from xlapy.interpreter.run import PreparedCall, finish_call, interpret, prepare_call
-from xlapy.interpreter.runtime import DEFAULT_TIMEOUT
+from xlapy.interpreter.run import (
+    PreparedCall,
+    as_value,
+    finish_call,
+    flatten,
+    interpret,
+    prepare_call,
+)
+from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
+from xlapy.ir.memory import ALWAYS_FITS, check_memory, peak_memory
 from xlapy.ir.module import HloModule
+from xlapy.ir.verifier import check_call_graph
 from xlapy.literal import Value
+from xlapy.shape import Shape
 
 
 class Executable:
@@ -31,6 +45,7 @@ class Executable:
         platform: ``"cpu"`` or ``"interpreter"``.
         flush_denormals: whether f32/bf16 subnormals are flushed as XLA:CPU does.
         compile_seconds: wall time of ``xlapy.compile`` (passes and kernels).
+        max_while_iterations: the bound on each while loop's iterations (None: no bound).
     """
 
     def __init__(
@@ -41,6 +56,7 @@ class Executable:
         program: Program | None = None,
         compile_seconds: float = 0.0,
         header: Sequence[str] = (),
+        max_while_iterations: int | None = None,
     ) -> None:
         self.module = module
         self.platform = platform
@@ -48,7 +64,14 @@ class Executable:
         self.compile_seconds = compile_seconds
         self._program = program
         self._header = tuple(header)
-        self._options = EvalOptions(flush_denormals=flush_denormals)
+        self.max_while_iterations = max_while_iterations
+        self._options = EvalOptions(
+            flush_denormals=flush_denormals, max_while_iterations=max_while_iterations
+        )
+        # The short road of __call__: (parameter shape, numpy dtype or None, dims) per entry
+        # parameter; set once the module's call graph has been checked (first plain call).
+        self._parameters: list[tuple[Shape, np.dtype[Any] | None, tuple[int, ...]]] | None = None
+        self._always_fits = False  # the peak live bytes need no look at the free memory
 
     def __call__(
         self,
@@ -61,6 +84,19 @@ class Executable:
         max_memory: int | None = None,
     ) -> list[Any]:
         """Runs the entry computation on ``args``; see ``xlapy.run`` for the conventions."""
+        if (
+            replicas is None
+            and partitions is None
+            and type(infeed) in (tuple, list)
+            and not infeed
+            and outfeed is None
+            and type(timeout) is float
+            and timeout == DEFAULT_TIMEOUT
+            and max_memory is None
+        ):
+            values = self._plain_arguments(args)
+            if values is not None:
+                return self._run_plain(values)
         call = prepare_call(
             self.module,
             args,
@@ -73,25 +109,76 @@ class Executable:
         )
         return finish_call(call, self.execute(call), outfeed)
 
+    def _plain_arguments(self, args: Sequence[object]) -> list[Value] | None:
+        """The entry's arguments of a call on one device with no other option given, checked
+        and converted as ``prepare_call`` does; None when the call needs the full road (several
+        devices, a wrong argument count: its errors are ``prepare_call``'s)."""
+        parameters = self._parameters
+        if parameters is None:
+            config = self.module.config
+            entry = self.module.entry
+            if config.replica_count != 1 or config.num_partitions != 1:
+                return None
+            check_call_graph(self.module)
+            self._always_fits = peak_memory(self.module).peak_bytes <= ALWAYS_FITS
+            parameters = []
+            for p in entry.parameters:
+                shape = p.shape
+                plain = shape.is_array and shape.is_static and shape.element_type.numpy is not None
+                dtype = np.dtype(shape.element_type.numpy) if plain else None
+                parameters.append((shape, dtype, tuple(shape.dims)))
+            self._parameters = parameters
+        if len(args) != len(parameters):
+            return None
+        if not self._always_fits:
+            check_memory(self.module, None)
+        values: list[Value] = []
+        for i, (arg, (shape, dtype, dims)) in enumerate(zip(args, parameters, strict=True)):
+            if type(arg) is np.ndarray and arg.dtype == dtype and arg.shape == dims:
+                values.append(arg)
+            else:
+                name = self.module.entry.parameters[i].name
+                values.append(as_value(arg, shape, f"argument {i} ({name})"))
+        return values
+
     def execute(self, call: PreparedCall) -> list[Value]:
         """The entry's root value on every device of an already checked call."""
         if self._program is None:
-            return interpret(self.module, call, self.flush_denormals)
-        program = self._program
-        plan = program.plan(self.module.entry)
+            bounded = replace(call, max_while_iterations=self.max_while_iterations)
+            return interpret(self.module, bounded, self.flush_denormals)
         runtime = call.runtime
 
         def on_device(flat: int) -> Value:
-            device = runtime.device(flat)
-            state = DeviceState(
-                replica_id=device.replica, partition_id=device.partition, runtime=runtime
-            )
-            session = Session(program, state, Evaluator(self.module, self._options, state))
-            arguments = [_writable(a) for a in call.arguments[flat]]
-            value = plan.execute(session, arguments, plan.no_ownership)
-            return _for_user(value, plan)
+            return self._run_device(runtime, flat, call.arguments[flat])
 
         return runtime.run_devices(on_device)
+
+    def _run_device(self, runtime: Runtime, flat: int, arguments: Sequence[Value]) -> Value:
+        """The entry plan run by device ``flat`` in a session of its own."""
+        assert self._program is not None
+        plan = self._program.plan(self.module.entry)
+        device = runtime.device(flat)
+        state = DeviceState(
+            replica_id=device.replica, partition_id=device.partition, runtime=runtime
+        )
+        session = Session(self._program, state, Evaluator(self.module, self._options, state))
+        value = plan.execute(session, [_writable(a) for a in arguments], plan.no_ownership)
+        return _for_user(value, plan)
+
+    def _run_plain(self, arguments: list[Value]) -> list[Any]:
+        """``__call__``'s short road: the one device run on this thread, its errors reported
+        as ``Runtime.run_devices`` reports them, the root flattened as ``finish_call`` does."""
+        runtime = Runtime(1, 1, DEFAULT_TIMEOUT)
+        if self._program is None:
+            call = PreparedCall(runtime, {0: arguments})
+            return finish_call(call, self.execute(call), None)
+        try:
+            value = self._run_device(runtime, 0, arguments)
+        except XlaError:
+            raise
+        except Exception as err:
+            raise EvaluationError(f"device failed: {type(err).__name__}: {err}") from err
+        return flatten(value)
 
     def report(self, sources: bool = False) -> str:
         """How each instruction runs: kernel or interpreter fallback (and why), compile time;
