@@ -1,7 +1,7 @@
 """Run StableHLO test files as ``stablehlo-translate --interpret`` does.
 
   xlapy interpret FILE... [--args="[dense<1> : tensor<2xi32>, ...]"] [--print-results]
-                         [--platform interpreter|cpu]
+                         [--platform interpreter|cpu] [--max-while-iterations N]
 
 Each file is split at ``// -----`` lines; each chunk runs ``main``, or its only function, or
 else every public function without arguments (one test each). Check ops assert; every failed
@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from xlapy.cli.run_cmd import positive_int
 from xlapy.errors import ParseError, Unimplemented, XlaError
 from xlapy.interpreter.evals.checks import (
     collect_check_failures,
@@ -96,8 +97,10 @@ def run_mode(text: str) -> tuple[bool, str | None]:
 
 
 def run_module(module: HloModule, args: list[np.ndarray] | None = None,
-               platform: str = "interpreter") -> tuple[list[str], list[Value]]:  # fmt: skip
-    """Runs the entry computation on ``platform``; returns (failed check messages, results)."""
+               platform: str = "interpreter",
+               max_while_iterations: int | None = None) -> tuple[list[str], list[Value]]:  # fmt: skip
+    """Runs the entry computation on ``platform`` (while loops bounded by
+    ``max_while_iterations`` if given); returns (failed check messages, results)."""
     params = module.entry.parameters
     given = list(args or [])
     if len(given) != len(params):
@@ -106,7 +109,7 @@ def run_module(module: HloModule, args: list[np.ndarray] | None = None,
             "(pass them with --args)"
         )
     with collect_check_failures() as report:
-        results = run(module, *given, platform=platform)
+        results = run(module, *given, platform=platform, max_while_iterations=max_while_iterations)
     return report.failures, results
 
 
@@ -116,9 +119,10 @@ def run_text(
     args: list[np.ndarray] | None = None,
     parse_only: bool = False,
     platform: str = "interpreter",
+    max_while_iterations: int | None = None,
 ) -> list[TestResult]:
     """Parses and runs every test of one file on ``platform`` (``parse_only``: parses and
-    lowers only)."""
+    lowers only; ``max_while_iterations``: the bound of every while loop)."""
     from xlapy.text.stablehlo_parser import parse_stablehlo_tests
 
     outcomes: list[TestResult] = []
@@ -138,7 +142,7 @@ def run_text(
             if parse_only:
                 outcomes.append(result)
                 continue
-            failures, values = run_module(case.module, args, platform)
+            failures, values = run_module(case.module, args, platform, max_while_iterations)
             result.results = values
             if failures:
                 result.status = FAIL
@@ -164,6 +168,7 @@ def run_file(
     args: list[np.ndarray] | None = None,
     parse_only: bool | None = None,
     platform: str = "interpreter",
+    max_while_iterations: int | None = None,
 ) -> list[TestResult]:
     """Runs one file on ``platform``; without explicit ``args``/``parse_only``, as its RUN
     lines say."""
@@ -174,7 +179,7 @@ def run_file(
         args = parse_args_attr(run_args)
     if parse_only is None:
         parse_only = not interpret and args is None
-    return run_text(text, str(path), args, parse_only, platform)
+    return run_text(text, str(path), args, parse_only, platform, max_while_iterations)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -194,6 +199,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default="interpreter",
         help="run the tests on the reference interpreter (default) or compiled for cpu",
     )
+    parser.add_argument(
+        "--max-while-iterations",
+        type=positive_int,
+        metavar="N",
+        help="fail a test whose while loop still runs after N iterations (default: no bound)",
+    )
 
 
 def main(args: argparse.Namespace) -> int:
@@ -211,7 +222,12 @@ def _interpret(args: argparse.Namespace) -> int:
     with Progress("interpret", len(args.files), unit="file") as progress:
         for path in args.files:
             try:
-                results = run_file(path, entry_args, platform=args.platform)
+                results = run_file(
+                    path,
+                    entry_args,
+                    platform=args.platform,
+                    max_while_iterations=args.max_while_iterations,
+                )
             except XlaError as err:  # this file cannot be read: report it, run the others
                 failed += 1
                 print(f"FAIL {path}: {err}")

@@ -100,6 +100,7 @@ def _run(args: argparse.Namespace, rank: int, size: int) -> int:
         timeout=args.timeout,
         max_memory=args.max_memory,
         runtime="mpi",
+        max_while_iterations=args.max_while_iterations,
     )
     single = replicas * partitions == 1
     local = [results] if single else results

@@ -3,7 +3,7 @@
   xlapy run FILE [--inputs IN.npz] [--outputs OUT.npz] [--flush-denormals]
                  [--replicas R] [--partitions P] [--infeed FEED.npz] [--outfeed OUT.npz]
                  [--platform cpu|interpreter] [--reference-platform interpreter|cpu]
-                 [--runtime local|mpi] [--outputs-per-rank DIR]
+                 [--runtime local|mpi] [--outputs-per-rank DIR] [--max-while-iterations N]
 
 The entry computation's arguments are ``arg0, arg1, ...`` of IN.npz (numpy arrays of the
 parameters' exact dtypes; token parameters need none). Results, tuples flattened, are written
@@ -95,6 +95,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="refuse a program whose live values need more than this (bytes, or 512M, 8G...); "
         "default: 80%% of the available memory",
     )
+    parser.add_argument(
+        "--max-while-iterations",
+        type=positive_int,
+        metavar="N",
+        help="fail a while loop whose condition still holds after N iterations, naming the "
+        "loop and its state (default: no bound)",
+    )
 
 
 _UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -112,6 +119,17 @@ def _bytes(text: str) -> int:
             f"expected bytes such as 1000000, 512M or 8G; got {text!r}"
         ) from None
     if value <= 0:
+        raise argparse.ArgumentTypeError(f"must be positive; got {text!r}")
+    return value
+
+
+def positive_int(text: str) -> int:
+    """``--max-while-iterations`` values: a positive integer."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer; got {text!r}") from None
+    if value < 1:
         raise argparse.ArgumentTypeError(f"must be positive; got {text!r}")
     return value
 
@@ -194,6 +212,7 @@ def main(args: argparse.Namespace) -> int:
             outfeed=outfeed,
             timeout=args.timeout,
             max_memory=args.max_memory,
+            max_while_iterations=args.max_while_iterations,
         )
 
     results = run_on(args.platform, outfeed)

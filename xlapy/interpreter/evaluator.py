@@ -84,9 +84,13 @@ class EvalOptions:
     Attributes:
         flush_denormals: reproduce XLA:CPU, which flushes f32/bf16 subnormal operands and
             results of arithmetic and comparisons to zero (data movement keeps the bits).
+        max_while_iterations: the most iterations one run of a while loop may make (None: no
+            bound); a loop whose condition still holds after that many fails
+            (``xlapy.interpreter.loop_limit``).
     """
 
     flush_denormals: bool = False
+    max_while_iterations: int | None = None
 
 
 @dataclass

@@ -16,6 +16,7 @@ import numpy as np
 
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
+from xlapy.interpreter.loop_limit import check_max_while_iterations
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
 from xlapy.ir.memory import check_memory
 from xlapy.ir.module import HloModule
@@ -137,10 +138,12 @@ class PreparedCall:
     Attributes:
         runtime: the SPMD devices (host infeed already queued).
         arguments: the list of entry arguments of each device this process runs, by flat id.
+        max_while_iterations: the bound on each while loop's iterations (None: no bound).
     """
 
     runtime: Runtime
     arguments: dict[int, list[Value]]
+    max_while_iterations: int | None = None
 
 
 PlatformRunner = Callable[[HloModule, PreparedCall, bool], list[Value]]
@@ -195,6 +198,7 @@ def run(
     timeout: float = DEFAULT_TIMEOUT,
     max_memory: int | None = None,
     runtime: str = "local",
+    max_while_iterations: int | None = None,
 ) -> list[Any]:
     """Evaluates the entry computation of ``module`` on ``args``.
 
@@ -223,6 +227,9 @@ def run(
             arguments of its own devices: one value, or a list of one value per device of the
             rank; a one-device program runs whole on every rank). See
             ``xlapy.interpreter.mpi_runtime``.
+        max_while_iterations: the most iterations one run of a while loop may make; a loop
+            whose condition still holds after that many raises EvaluationError naming the
+            loop, the count and its state. Default: no bound (as XLA).
 
     Returns:
         On one device, the flat list of results (tuples flattened in order); on several, one
@@ -248,6 +255,7 @@ def run(
         timeout=timeout,
         max_memory=max_memory,
         runtime=runtime,
+        max_while_iterations=max_while_iterations,
     )
     return finish_call(call, runner(module, call, flush_denormals), outfeed)
 
@@ -267,6 +275,7 @@ def prepare_call(
     timeout: float,
     max_memory: int | None = None,
     runtime: str = "local",
+    max_while_iterations: int | None = None,
 ) -> PreparedCall:
     """Checks the options and arguments of a call of ``module``'s entry (see ``run``) and
     converts the arguments; raises InvalidArgument naming what is wrong."""
@@ -289,6 +298,7 @@ def prepare_call(
         raise InvalidArgument(
             f"run: max_memory must be a positive number of bytes; got {max_memory!r}"
         )
+    limit = check_max_while_iterations(max_while_iterations, "run")
     factory = runtime_factory(runtime)
     entry = module.entry
     params = entry.parameters
@@ -321,7 +331,7 @@ def prepare_call(
             value = as_value(arg, p.shape, where)
             for d in local:
                 per_device[d].append(value)
-    return PreparedCall(devices, per_device)
+    return PreparedCall(devices, per_device, limit)
 
 
 def finish_call(call: PreparedCall, roots: list[Value], outfeed: list[Value] | None) -> list[Any]:
@@ -335,7 +345,9 @@ def finish_call(call: PreparedCall, roots: list[Value], outfeed: list[Value] | N
 
 def interpret(module: HloModule, call: PreparedCall, flush_denormals: bool) -> list[Value]:
     """The ``interpreter`` platform: evaluates the entry on every device of ``call``."""
-    options = EvalOptions(flush_denormals=flush_denormals)
+    options = EvalOptions(
+        flush_denormals=flush_denormals, max_while_iterations=call.max_while_iterations
+    )
     runtime = call.runtime
 
     def on_device(flat: int) -> Value:

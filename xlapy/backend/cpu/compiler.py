@@ -11,18 +11,21 @@ import gc
 import threading
 import time
 import weakref
+from dataclasses import replace
 from pathlib import Path
 
 from xlapy.backend.cpu.executable import Executable
 from xlapy.backend.cpu.kernel import CompileOptions
 from xlapy.backend.cpu.plan import Program
 from xlapy.errors import InvalidArgument, VerificationError
+from xlapy.interpreter.loop_limit import check_max_while_iterations
 from xlapy.interpreter.run import PreparedCall
 from xlapy.ir.clone import clone_module
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import verify
 from xlapy.literal import Value
 from xlapy.passes.pass_manager import Pipeline
+from xlapy.profiling.active import compile_progress
 
 PLATFORM_NAMES = ("cpu", "interpreter")
 
@@ -46,6 +49,9 @@ def _optimize(module: HloModule, pipeline: Pipeline | None) -> tuple[HloModule, 
     """
     optimized = clone_module(module)
     pipeline = pipeline or _pipeline()
+    progress = compile_progress()  # a progress display on a terminal, if any
+    if progress is not None and pipeline.on_pass is None:
+        pipeline = replace(pipeline, on_pass=progress.pass_done)
     start = time.perf_counter()
     pipeline.run(optimized)
     seconds = time.perf_counter() - start
@@ -71,6 +77,7 @@ def compile(
     flush_denormals: bool = False,
     cache_dir: str | Path | None = None,
     pipeline: Pipeline | None = None,
+    max_while_iterations: int | None = None,
 ) -> Executable:
     """Compiles ``module`` for ``platform``.
 
@@ -84,6 +91,10 @@ def compile(
             ``~/.cache/xlapy``).
         pipeline: the passes to run instead of the default pipeline
             (``xlapy.passes.pipelines.default_pipeline``); ``Pipeline([])`` runs none.
+        max_while_iterations: the most iterations one run of a while loop may make; a loop
+            whose condition still holds after that many raises EvaluationError naming the
+            loop, the count and its state (whole-loop kernels get the bound as an argument:
+            no cost when it is None, the default).
 
     Returns:
         An ``Executable``: call it with ``xlapy.run``'s arguments; ``.report()`` tells how each
@@ -101,13 +112,16 @@ def compile(
         )
     if not isinstance(flush_denormals, bool):
         raise InvalidArgument(f"compile: flush_denormals must be a bool; got {flush_denormals!r}")
+    limit = check_max_while_iterations(max_while_iterations, "compile")
     if platform == "interpreter":
-        return Executable(module, platform, flush_denormals)
+        return Executable(module, platform, flush_denormals, max_while_iterations=limit)
     if cache_dir is not None and not isinstance(cache_dir, str | Path):
         raise InvalidArgument(f"compile: cache_dir must be a path; got {cache_dir!r}")
     start = time.perf_counter()
     options = CompileOptions(
-        flush_denormals=flush_denormals, cache_dir=Path(cache_dir) if cache_dir else None
+        flush_denormals=flush_denormals,
+        cache_dir=Path(cache_dir) if cache_dir else None,
+        max_while_iterations=limit,
     )
     if pipeline is not None and not isinstance(pipeline, Pipeline):
         raise InvalidArgument(f"compile: pipeline must be a Pipeline; got {pipeline!r}")
@@ -126,24 +140,37 @@ def compile(
         f"{program.compile_seconds:.3f} s){'; flush_denormals' if flush_denormals else ''}",
         *notes,
     ]
-    return Executable(optimized, platform, flush_denormals, program, seconds, header)
+    return Executable(
+        optimized, platform, flush_denormals, program, seconds, header, max_while_iterations=limit
+    )
 
 
-_cache: weakref.WeakKeyDictionary[HloModule, dict[bool, Executable]] = weakref.WeakKeyDictionary()
+_Key = tuple[bool, int | None]
+"""``(flush_denormals, max_while_iterations)``: the options of a cached executable."""
+
+_cache: weakref.WeakKeyDictionary[HloModule, dict[_Key, Executable]] = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
 
 
-def compiled(module: HloModule, flush_denormals: bool) -> Executable:
+def compiled(
+    module: HloModule, flush_denormals: bool, max_while_iterations: int | None = None
+) -> Executable:
     """The ``cpu`` executable of ``module`` (compiled on first use, then cached)."""
+    key = (flush_denormals, max_while_iterations)
     with _cache_lock:
-        exe = _cache.get(module, {}).get(flush_denormals)
+        exe = _cache.get(module, {}).get(key)
     if exe is None:
-        exe = compile(module, "cpu", flush_denormals=flush_denormals)
+        exe = compile(
+            module,
+            "cpu",
+            flush_denormals=flush_denormals,
+            max_while_iterations=max_while_iterations,
+        )
         with _cache_lock:
-            _cache.setdefault(module, {})[flush_denormals] = exe
+            _cache.setdefault(module, {})[key] = exe
     return exe
 
 
 def run_on_cpu(module: HloModule, call: PreparedCall, flush_denormals: bool) -> list[Value]:
     """The ``cpu`` platform of ``xlapy.run``."""
-    return compiled(module, flush_denormals).execute(call)
+    return compiled(module, flush_denormals, call.max_while_iterations).execute(call)

@@ -37,11 +37,14 @@ class CompileOptions:
         cache_dir: where generated kernel sources and numba's cache live (None: the default,
             ``$XLAPY_CACHE_DIR`` or ``~/.cache/xlapy``).
         parallel: allow multi-threaded kernels.
+        max_while_iterations: the most iterations one run of a while loop may make (None: no
+            bound); while kernels raise ``xlapy.interpreter.loop_limit.loop_limit_error``.
     """
 
     flush_denormals: bool = False
     cache_dir: Path | None = None
     parallel: bool = True
+    max_while_iterations: int | None = None
 
 
 @dataclass

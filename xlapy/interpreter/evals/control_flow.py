@@ -11,6 +11,7 @@ import numpy as np
 
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.interpreter.loop_limit import loop_limit_error
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -30,14 +31,18 @@ def _predicate(instr: HloInstruction, value: Value, what: str) -> bool:
 @evaluates(Opcode.WHILE)
 def while_loop(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """Runs ``body`` on the state while ``condition`` holds and returns the last state (``init``
-    when the body never runs). The state may be a tuple or a single array."""
+    when the body never runs). The state may be a tuple or a single array. With
+    ``max_while_iterations`` N, a condition still true after N iterations is an error."""
     (state,) = operands
     condition: HloComputation = instr.attrs.condition
     body: HloComputation = instr.attrs.body
+    limit = ctx.options.max_while_iterations
     # sequential by spec: each iteration consumes the state the previous one produced.
     iteration = 0
     try:
         while _predicate(instr, ctx.call(condition, [state]), f"condition {condition.name}"):
+            if iteration == limit:
+                raise loop_limit_error(instr, iteration, state)
             state = ctx.call(body, [state])
             iteration += 1
     except KeyboardInterrupt as interrupt:

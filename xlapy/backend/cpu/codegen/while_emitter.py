@@ -11,14 +11,24 @@ replaces the whole state::
 
     state0 = in0[0]
     state1 = in1[0]
+    limit = loop[0]
+    iterations = 0
     while True:
         lt_0 = np.bool_(state0 < np.int32(10000))
         if not lt_0:
             break
+        if iterations == limit:
+            loop[1] = 1
+            break
+        iterations += 1
         ...
         state0, state1 = (np.int32(add_1), np.float32(add_0))
     out0[0] = state0
     out1[0] = state1
+
+``loop`` is ``[max_while_iterations, 0]`` (``-1``: no bound, and then a shared array the
+kernel never writes); a kernel stopped by the bound sets ``loop[1]`` and returns the state the
+next iteration would have consumed, and the runner raises ``loop_limit_error`` with it.
 """
 
 from __future__ import annotations
@@ -27,8 +37,10 @@ import math
 import time
 from collections.abc import Callable
 
+import numpy as np
 from numba.core.errors import NumbaError
 
+from xlapy import dtypes
 from xlapy.backend.cpu.codegen import data_movement, numba_types
 from xlapy.backend.cpu.codegen.fusion_emitter import module_source, runner
 from xlapy.backend.cpu.codegen.loop_emitter import (
@@ -39,11 +51,13 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Output,
     Val,
 )
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel
+from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
 from xlapy.backend.cpu.source_cache import load_source
+from xlapy.interpreter.loop_limit import loop_limit_error
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
 from xlapy.shape import Shape
 
 MAX_STATE_ELEMENTS = 1 << 16
@@ -84,6 +98,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         Output(instr, k, em.add_arg(f"out{k}", s.element_type, ("output", k)))
         for k, s in enumerate(shapes)
     ]
+    control = em.add_arg("loop", dtypes.S64, ("operand", len(shapes)))
     scalars = [not s.dims for s in shapes]
     state: list[str | KernelArg] = []  # a local variable per scalar, the output per array
     for k, (shape, arg, out) in enumerate(zip(shapes, inputs, outputs, strict=True)):
@@ -95,6 +110,9 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
             with em.output_loops(shape.dims, False, "j") as index:
                 offset = em.flat_index(index, shape.dims)
                 em.emit_in(em.current, f"{out.arg.name}[{offset}] = {arg.name}[{offset}]")
+    limit, iterations = em.fresh("limit"), em.fresh("iterations")
+    em.emit_in(em.top, f"{limit} = {control.name}[0]")
+    em.emit_in(em.top, f"{iterations} = 0")
     loop = Frame("while True:", em.top, branch=True)
     readers = [_state_reader(em, loop, shapes[k], state[k]) for k in range(len(shapes))]
     for comp in (condition, body):
@@ -108,6 +126,11 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         stop = Frame(f"if not {go_on.text}:", loop, branch=True)
         em.emit_in(stop, "break")
         loop.items.append(stop)
+        bounded = Frame(f"if {iterations} == {limit}:", loop, branch=True)
+        em.emit_in(bounded, f"{control.name}[1] = 1")
+        em.emit_in(bounded, "break")
+        loop.items.append(bounded)
+        em.emit_in(loop, f"{iterations} += 1")
         new_values = _body_results(em, instr, body, shapes)
     _commit(em, loop, shapes, state, new_values)
     em.top.items.append(loop)
@@ -121,8 +144,9 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         first = str(exc).strip().splitlines()[0]
         raise NoKernel(f"while {instr.name}: numba could not compile it: {first}") from exc
     function = getattr(module, em.name)
+    run = runner(function, em.args, outputs, instr.shape.is_tuple)
     return Kernel(
-        run=runner(function, em.args, outputs, instr.shape.is_tuple, state=True),
+        run=_bounded(run, instr, options.max_while_iterations),
         how=f"numba whole loop, {len(shapes)} state elements",
         source=source,
         compile_seconds=time.perf_counter() - start,
@@ -130,6 +154,37 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         notes=() if em.exact else ("float results within a few ulp (fast exp/log/tanh)",),
         views=(),
     )
+
+
+_UNBOUNDED = np.array([-1, 0], np.int64)
+"""The ``loop`` argument of every unbounded run: ``iterations == -1`` never holds, so the
+kernel never writes it (one array shared by every thread)."""
+
+
+def _bounded(
+    run: Callable[[list[Value], RunContext], Value], instr: HloInstruction, limit: int | None
+) -> Callable[[list[Value], RunContext], Value]:
+    """``run`` of the kernel on the state's leaves and the ``loop`` argument: ``[-1, 0]``
+    without a bound; with one, a fresh ``[limit, 0]`` checked after the call."""
+
+    def unbounded(operands: list[Value], ctx: RunContext) -> Value:
+        (state,) = operands
+        leaves = list(state) if isinstance(state, tuple) else [state]
+        return run([*leaves, _UNBOUNDED], ctx)
+
+    if limit is None:
+        return unbounded
+
+    def bounded(operands: list[Value], ctx: RunContext) -> Value:
+        (state,) = operands
+        leaves = list(state) if isinstance(state, tuple) else [state]
+        control = np.array([limit, 0], np.int64)
+        value = run([*leaves, control], ctx)
+        if control[1]:
+            raise loop_limit_error(instr, limit, value)
+        return value
+
+    return bounded
 
 
 def _state_reader(

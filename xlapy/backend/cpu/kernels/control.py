@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.liveness import leaf_count
+from xlapy.interpreter.loop_limit import loop_limit_error
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -50,7 +51,8 @@ def _calls_with_operands(comp: HloComputation, instr: HloInstruction, how: str) 
 def while_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     """While: runs the compiled ``body`` while the compiled ``condition`` returns true. The
     body may overwrite the state leaves it owns: all of them when the while's operand is
-    donatable, then those the previous iteration made."""
+    donatable, then those the previous iteration made. With ``max_while_iterations`` N, a
+    condition still true after N iterations raises (a loop that counts only then)."""
     condition: HloComputation = instr.attrs.condition
     body: HloComputation = instr.attrs.body
     result = condition.root.shape
@@ -70,8 +72,24 @@ def while_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             state, owned = call(body, [state], owned)
         return state
 
+    limit = options.max_while_iterations
+
+    def run_bounded(operands: list[Value], ctx: RunContext) -> Value:
+        (state,) = operands
+        owned = everything if ctx.donatable else nothing
+        call = ctx.call_owned
+        assert call is not None
+        iteration = 0
+        # sequential by spec: each iteration consumes the state the previous one produced.
+        while call(condition, [state], nothing)[0]:
+            if iteration == limit:
+                raise loop_limit_error(instr, iteration, state)
+            state, owned = call(body, [state], owned)
+            iteration += 1
+        return state
+
     return Kernel(
-        run=run,
+        run=run if limit is None else run_bounded,
         how=f"loop in Python over compiled {condition.name} and {body.name}",
         calls=(condition, body),
     )
