@@ -21,6 +21,7 @@ from xlapy.ir import HloComputation, HloInstruction, HloModule, Opcode
 from xlapy.jit import jit
 from xlapy.literal import TOKEN, Literal
 from xlapy.loader import load
+from xlapy.profiling import Profile, profile
 from xlapy.shape import Shape
 
 __version__ = "0.1.0"
@@ -38,6 +39,7 @@ __all__ = [
     "Literal",
     "Opcode",
     "ParseError",
+    "Profile",
     "Shape",
     "Unimplemented",
     "VerificationError",
@@ -50,6 +52,7 @@ __all__ = [
     "jit",
     "load",
     "ops",
+    "profile",
     "run",
     "shape",
 ]

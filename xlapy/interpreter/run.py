@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import ml_dtypes
 import numpy as np
@@ -22,7 +22,12 @@ from xlapy.ir.memory import check_memory
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import check_call_graph
 from xlapy.literal import TOKEN, Token, Value
+from xlapy.profiling.active import current_observer
 from xlapy.shape import Shape
+
+if TYPE_CHECKING:
+    from xlapy.profiling.observer import RunObserver
+    from xlapy.profiling.recorder import Profile
 
 
 def as_value(arg: object, shape: Shape, where: str) -> Value:
@@ -139,11 +144,15 @@ class PreparedCall:
         runtime: the SPMD devices (host infeed already queued).
         arguments: the list of entry arguments of each device this process runs, by flat id.
         max_while_iterations: the bound on each while loop's iterations (None: no bound).
+        observer: what watches the call (a profile, a progress display: the platforms then
+            run observed code, ``xlapy.profiling``); default: the profile of the enclosing
+            ``xlapy.profile()`` block, if any.
     """
 
     runtime: Runtime
     arguments: dict[int, list[Value]]
     max_while_iterations: int | None = None
+    observer: RunObserver | None = field(default_factory=current_observer)
 
 
 PlatformRunner = Callable[[HloModule, PreparedCall, bool], list[Value]]
@@ -199,6 +208,8 @@ def run(
     max_memory: int | None = None,
     runtime: str = "local",
     max_while_iterations: int | None = None,
+    profile: Profile | None = None,
+    progress: bool = False,
 ) -> list[Any]:
     """Evaluates the entry computation of ``module`` on ``args``.
 
@@ -230,6 +241,13 @@ def run(
         max_while_iterations: the most iterations one run of a while loop may make; a loop
             whose condition still holds after that many raises EvaluationError naming the
             loop, the count and its state. Default: no bound (as XLA).
+        profile: an ``xlapy.Profile`` that records the time of every instruction on every
+            device (``profile.table()``, ``profile.write_trace(path)``); default: the profile
+            of the enclosing ``with xlapy.profile()`` block, if any. Calls without one run
+            unobserved code.
+        progress: on a terminal (stderr a TTY), show a status line while the call is still
+            compiling or running after 2 seconds: passes and kernels compiled, instructions
+            executed and the current while-loop iteration (``xlapy.profiling.live``).
 
     Returns:
         On one device, the flat list of results (tuples flattened in order); on several, one
@@ -257,6 +275,15 @@ def run(
         runtime=runtime,
         max_while_iterations=max_while_iterations,
     )
+    if profile is not None:
+        from xlapy.profiling.recorder import check_profile
+
+        call.observer = check_profile(profile)
+    if progress:
+        from xlapy.profiling.live import show_progress
+
+        with show_progress(module, call, platform):
+            return finish_call(call, runner(module, call, flush_denormals), outfeed)
     return finish_call(call, runner(module, call, flush_denormals), outfeed)
 
 
@@ -349,13 +376,15 @@ def interpret(module: HloModule, call: PreparedCall, flush_denormals: bool) -> l
         flush_denormals=flush_denormals, max_while_iterations=call.max_while_iterations
     )
     runtime = call.runtime
+    observer = call.observer
+    evaluator: Callable[..., Evaluator] = Evaluator if observer is None else observer.evaluator
 
     def on_device(flat: int) -> Value:
         device = runtime.device(flat)
         state = DeviceState(
             replica_id=device.replica, partition_id=device.partition, runtime=runtime
         )
-        return Evaluator(module, options, state).call(module.entry, call.arguments[flat])
+        return evaluator(module, options, state).call(module.entry, call.arguments[flat])
 
     return runtime.run_devices(on_device)
 

@@ -59,6 +59,9 @@ class Runtime:
         self.outfeed: list[Any] = []
         self.failure: BaseException | None = None
         self.finished: set[int] = set()
+        self.on_wait: Callable[[int], None] | None = None
+        """Told ``time.perf_counter_ns()`` at which a device began a wait that has just ended
+        (a profile sets it: ``xlapy.profiling``)."""
 
     @property
     def num_devices(self) -> int:
@@ -101,7 +104,10 @@ class Runtime:
     ) -> None:
         """Waits (holding the condition) until ``ready()``; fails at once when a device in
         ``needed()`` has finished its program, or another device failed, and after the timeout."""
+        if ready():
+            return
         deadline = time.monotonic() + self.timeout
+        began = time.perf_counter_ns()
         while not ready():
             gone = sorted(needed() & self.finished)
             if gone:
@@ -114,6 +120,8 @@ class Runtime:
             if remaining <= 0:
                 raise EvaluationError(f"{describe_missing()} (waited {self.timeout:g} s)")
             self._cond.wait(remaining)
+        if self.on_wait is not None:
+            self.on_wait(began)
 
     # ---- collectives -------------------------------------------------------------------
     def exchange(

@@ -9,9 +9,9 @@ single-device program with only the arguments given takes a shorter road to the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,7 +32,11 @@ from xlapy.ir.memory import ALWAYS_FITS, check_memory, peak_memory
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import check_call_graph
 from xlapy.literal import Value
+from xlapy.profiling.active import current_observer
 from xlapy.shape import Shape
+
+if TYPE_CHECKING:
+    from xlapy.profiling.observer import RunObserver
 
 
 class Executable:
@@ -149,19 +153,30 @@ class Executable:
         runtime = call.runtime
 
         def on_device(flat: int) -> Value:
-            return self._run_device(runtime, flat, call.arguments[flat])
+            return self._run_device(runtime, flat, call.arguments[flat], call.observer)
 
         return runtime.run_devices(on_device)
 
-    def _run_device(self, runtime: Runtime, flat: int, arguments: Sequence[Value]) -> Value:
-        """The entry plan run by device ``flat`` in a session of its own."""
+    def _run_device(
+        self,
+        runtime: Runtime,
+        flat: int,
+        arguments: Sequence[Value],
+        observer: RunObserver | None = None,
+    ) -> Value:
+        """The entry plan run by device ``flat`` in a session of its own (with an observer,
+        its observed variant: ``xlapy.profiling``)."""
         assert self._program is not None
-        plan = self._program.plan(self.module.entry)
+        program: Program = self._program
+        evaluator: Callable[..., Evaluator] = Evaluator
+        if observer is not None:
+            program, evaluator = observer.on_cpu(program)
+        plan = program.plan(self.module.entry)
         device = runtime.device(flat)
         state = DeviceState(
             replica_id=device.replica, partition_id=device.partition, runtime=runtime
         )
-        session = Session(self._program, state, Evaluator(self.module, self._options, state))
+        session = Session(program, state, evaluator(self.module, self._options, state))
         value = plan.execute(session, [_writable(a) for a in arguments], plan.no_ownership)
         return _for_user(value, plan)
 
@@ -173,7 +188,7 @@ class Executable:
             call = PreparedCall(runtime, {0: arguments})
             return finish_call(call, self.execute(call), None)
         try:
-            value = self._run_device(runtime, 0, arguments)
+            value = self._run_device(runtime, 0, arguments, current_observer())
         except XlaError:
             raise
         except Exception as err:

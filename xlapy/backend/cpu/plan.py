@@ -20,7 +20,7 @@ import numpy as np
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, factories
 from xlapy.backend.cpu.liveness import Liveness, NodeInfo, Origin, analyze
-from xlapy.backend.cpu.plan_code import generate
+from xlapy.backend.cpu.plan_code import PlanHooks, generate
 from xlapy.errors import EvaluationError, InvalidArgument, XlaError
 from xlapy.interpreter.evaluator import DeviceState, Evaluator
 from xlapy.ir.computation import HloComputation
@@ -28,6 +28,7 @@ from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
+from xlapy.profiling.active import compile_progress
 
 Mask = tuple[bool, ...]
 
@@ -101,15 +102,22 @@ class Plan:
         computation: what it runs.
         records: one per instruction, in slot order (for the report).
         liveness: the analysis the steps were built from.
+        kernels: the kernel of each slot (None for parameters and constants).
         source: the generated function: one statement per step, commented with the
             instruction, the values it drops (``del``) after their last use.
     """
 
     def __init__(
-        self, comp: HloComputation, records: list[StepRecord], kernels: list[Kernel | None]
+        self,
+        comp: HloComputation,
+        records: list[StepRecord],
+        kernels: list[Kernel | None],
+        hooks: PlanHooks | None = None,
     ) -> None:
+        """``hooks`` generates the observed variant of the plan (``xlapy.profiling``)."""
         self.computation = comp
         self.records = records
+        self.kernels = kernels
         self.instructions = [r.instr for r in records]
         nodes = []
         for record, kernel in zip(records, kernels, strict=True):
@@ -126,7 +134,7 @@ class Plan:
         self.root_slot = slot[id(comp.root)]
         self.liveness: Liveness = analyze(nodes, self.root_slot)
         self.num_steps = sum(r.kind in ("kernel", "fallback") for r in records)
-        code = generate(comp.name, records, kernels, self.liveness, self.root_slot)
+        code = generate(comp.name, records, kernels, self.liveness, self.root_slot, hooks)
         self.source = code.source
         self._function = code.function
         self._line_slots = code.line_slots
@@ -231,6 +239,7 @@ def build_plan(program: Program, comp: HloComputation) -> Plan:
     post-order; computations the kernels run are compiled first (``program.plan``)."""
     records: list[StepRecord] = []
     kernels: list[Kernel | None] = []
+    progress = compile_progress()  # a progress display on a terminal, if any
     for instr in comp.post_order():
         if instr.opcode is Opcode.PARAMETER:
             records.append(StepRecord(instr, "parameter", "argument"))
@@ -241,6 +250,8 @@ def build_plan(program: Program, comp: HloComputation) -> Plan:
             kernels.append(None)
             continue
         kernel, reasons, seconds = choose_kernel(instr, program.options)
+        if progress is not None:
+            progress.kernel_done(instr, kernel is not None)
         if kernel is None:
             why = "; ".join(reasons) if reasons else "no kernel registered"
             records.append(StepRecord(instr, "fallback", why, tuple(reasons)))

@@ -24,6 +24,11 @@ the generated function reads::
 ``v<slot>`` are values, ``C<slot>`` constants, ``K<slot>`` kernels, ``D<slot>`` the donatable
 operand positions; ``donations[j]`` those of steps whose donations depend on which arguments
 the caller owns. Kernels with an ``inline`` expression are pasted in place of the call.
+
+An observed plan (``xlapy.profiling``: a profile or a progress display) is generated again
+with ``PlanHooks``: ``log = ENTER(ctx)`` first, and when timed, ``t = CLOCK()`` before each
+kernel call, ``log.step(I<slot>, t)`` after it and ``log.call(COMP, t0)`` before returning.
+Plans generated without hooks contain none of this.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from xlapy.backend.cpu.liveness import Liveness
 
 if TYPE_CHECKING:
     from xlapy.backend.cpu.plan import StepRecord
+    from xlapy.ir.computation import HloComputation
 
 _EMPTY: frozenset[int] = frozenset()
 _serial = itertools.count()
@@ -64,6 +70,24 @@ class PlanCode:
     conditional_slots: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class PlanHooks:
+    """What an observed plan calls (see the module docstring).
+
+    Attributes:
+        enter: ``enter(ctx) -> log`` when the plan starts.
+        timed: time each kernel call (``log.step(instr, start)``) and the whole call
+            (``log.call(computation, start)``); times come from ``clock()``.
+        clock: the clock of ``timed`` plans.
+        computation: the plan's computation (passed to ``log.call``).
+    """
+
+    enter: Callable[[Any], Any]
+    timed: bool
+    clock: Callable[[], int]
+    computation: HloComputation
+
+
 def _comment(record: StepRecord) -> str:
     instr = record.instr
     operands = ", ".join(f"%{o.name}" for o in instr.operands)
@@ -78,12 +102,20 @@ def generate(
     kernels: Sequence[Kernel | None],
     liveness: Liveness,
     root: int,
+    hooks: PlanHooks | None = None,
 ) -> PlanCode:
-    """Generates and compiles the function of a plan (``records[i]`` is slot ``i``)."""
+    """Generates and compiles the function of a plan (``records[i]`` is slot ``i``); with
+    ``hooks``, the observed variant."""
     slots = {id(r.instr): i for i, r in enumerate(records)}
     namespace: dict[str, Any] = {"np": np, "EMPTY": _EMPTY}
     function_name = "plan_" + re.sub(r"\W", "_", name)
     lines = [f"def {function_name}(args, ctx, donations):"]
+    timed = hooks is not None and hooks.timed
+    if hooks is not None:
+        namespace.update(ENTER=hooks.enter, CLOCK=hooks.clock, COMP=hooks.computation)
+        lines.append("    log = ENTER(ctx)")
+        if timed:
+            lines.append("    t0 = CLOCK()")
     parameters = sorted(
         (r.instr.parameter_number, i) for i, r in enumerate(records) if r.kind == "parameter"
     )
@@ -119,12 +151,20 @@ def generate(
                 lines.append(f"    ctx.donatable = {f'D{i}' if current else 'EMPTY'}")
             namespace[f"K{i}"] = kernel.run
             statement = f"v{i} = K{i}([{', '.join(operands)}], ctx)"
+            if timed:
+                namespace[f"I{i}"] = record.instr
+                lines.append("    t = CLOCK()")
         lines.append(f"    {statement}")
         line_slots[len(lines)] = i
+        if timed and not kernel.inline:
+            lines.append(f"    log.step(I{i}, t)")
         dead = [f"v{d}" for d in liveness.dead_after[i] if records[d].kind != "constant"]
         if dead:
             lines.append(f"    del {', '.join(dead)}")
-    lines.append(f"    return {ref(root)}")
+    if timed:
+        lines += [f"    result = {ref(root)}", "    log.call(COMP, t0)", "    return result"]
+    else:
+        lines.append(f"    return {ref(root)}")
     source = "\n".join(lines) + "\n"
     filename = f"<xlapy plan {name} #{next(_serial)}>"
     exec(compile(source, filename, "exec"), namespace)

@@ -1,0 +1,54 @@
+"""Observed plans of the ``cpu`` platform: the same kernels, in plan functions generated again
+with calls to the running device's log (``plan_code.PlanHooks``).
+
+A counting observer's plans make one call when they start (which adds the plan's step count
+to the device's instructions and advances the while loop whose body it is); a profile's plans
+also read the clock around every step that calls a kernel and around the whole call. Plans
+run without an observer keep their own generated code, so observing costs nothing to calls
+made without it.
+"""
+
+from __future__ import annotations
+
+from xlapy.backend.cpu.kernel import RunContext
+from xlapy.backend.cpu.plan import Plan, Program
+from xlapy.backend.cpu.plan_code import PlanHooks
+from xlapy.ir.computation import HloComputation
+from xlapy.profiling.observer import CLOCK, NO_LOOPS, DeviceLog, RunObserver
+
+
+class ObservedProgram(Program):
+    """The plans of ``base``, observed by ``observer``; built from ``base``'s plans on first
+    use (which builds those too), never compiling a kernel again."""
+
+    def __init__(self, base: Program, observer: RunObserver) -> None:
+        super().__init__(base.module, base.options)
+        self.base = base
+        self.observer = observer
+        self.loops = observer.loops(base.module)
+
+    def plan(self, comp: HloComputation) -> Plan:
+        plan = self.plans.get(comp)
+        if plan is None:
+            with self._lock:
+                plan = self.plans.get(comp)
+                if plan is None:
+                    original = self.base.plan(comp)
+                    plan = Plan(comp, original.records, original.kernels, self._hooks(original))
+                    self.plans[comp] = plan
+        return plan
+
+    def _hooks(self, original: Plan) -> PlanHooks:
+        resets, loop = self.loops.get(id(original.computation), NO_LOOPS)
+        local = self.observer.local
+        steps = original.num_steps
+        timed = self.observer.timed
+
+        def enter(ctx: RunContext) -> DeviceLog:
+            log: DeviceLog = local.log
+            log.entered(resets, loop)
+            if not timed:
+                log.instructions += steps
+            return log
+
+        return PlanHooks(enter=enter, timed=timed, clock=CLOCK, computation=original.computation)

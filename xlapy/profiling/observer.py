@@ -1,0 +1,273 @@
+"""Watching calls while they run: which device executed how many instructions, and which while
+loop is at which iteration.
+
+A ``RunObserver`` is attached to a call (``PreparedCall.observer``). The platforms then run
+observed variants of their code, so that calls made without an observer run exactly as
+before:
+
+- ``interpreter``: every device evaluates with an ``ObservedEvaluator`` (an ``Evaluator``
+  whose ``evaluate`` and ``call`` report to the device's log);
+- ``cpu``: every device runs an ``ObservedProgram`` (``xlapy.profiling.cpu``), whose plans
+  are generated again with calls to the log (``plan_code.PlanHooks``).
+
+Each device's thread reports to its own ``DeviceLog``, so nothing is shared while the program
+runs. The base observer only counts (the progress display of ``xlapy run``); ``Profile``
+(``xlapy.profiling.recorder``) also times every instruction.
+
+Loop iterations are counted without looking inside the while evals: entering the body of a
+while loop starts its next iteration, and entering the computation that holds a while
+instruction starts that loop afresh (its count is dropped until its body runs again).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
+from xlapy.interpreter.runtime import Runtime
+from xlapy.ir.computation import HloComputation
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.literal import Value
+
+if TYPE_CHECKING:
+    from xlapy.backend.cpu.plan import Program
+
+CLOCK = time.perf_counter_ns
+"""The clock of every recorded time (nanoseconds, monotonic, shared by all threads)."""
+
+INSTRUCTION, COMPUTATION, WAIT = 0, 1, 2
+"""Kinds of recorded events: ``(kind, instruction | computation | None, start, end)``."""
+
+LoopInfo = tuple[tuple[str, ...], str | None]
+"""For a computation: the while loops it holds (restarted when it is entered) and the while
+loop whose body it is (whose iteration advances when it is entered)."""
+
+NO_LOOPS: LoopInfo = ((), None)
+
+
+def loop_table(module: HloModule) -> dict[int, LoopInfo]:
+    """``LoopInfo`` of every computation of ``module`` that holds or is the body of a while
+    loop, by ``id`` of the computation."""
+    holds: dict[int, list[str]] = {}
+    body_of: dict[int, str] = {}
+    for comp in module.computations:
+        for instr in comp.instructions:
+            if instr.opcode is Opcode.WHILE:
+                holds.setdefault(id(comp), []).append(instr.name)
+                body_of[id(instr.attrs.body)] = instr.name
+    return {
+        key: (tuple(holds.get(key, ())), body_of.get(key)) for key in holds.keys() | body_of.keys()
+    }
+
+
+class RunRecord:
+    """One call observed: its module and platform, and the log of each device that ran.
+
+    Attributes:
+        index: position among the calls of the observer (0 for the first).
+        module: the module's name.
+        platform: ``interpreter`` or ``cpu``.
+        runtime: the call's devices (kept so that its identity names this call).
+        logs: one per device, in the order the devices started.
+    """
+
+    def __init__(self, index: int, module: str, platform: str, runtime: Runtime) -> None:
+        self.index = index
+        self.module = module
+        self.platform = platform
+        self.runtime = runtime
+        self.logs: list[DeviceLog] = []
+
+
+class DeviceLog:
+    """What one device reported during one call; written only by that device's thread.
+
+    Attributes:
+        run: the call.
+        device: the device's flat id (``replica * partitions + partition``).
+        instructions: instructions executed so far.
+        loops: the iteration each running while loop is at (by instruction name).
+        current_loop: the while loop whose iteration advanced last.
+        events: recorded ``(kind, object, start, end)`` events, or None when only counting.
+    """
+
+    __slots__ = ("current_loop", "device", "events", "instructions", "loops", "run")
+
+    def __init__(self, run: RunRecord, device: int, timed: bool) -> None:
+        self.run = run
+        self.device = device
+        self.instructions = 0
+        self.loops: dict[str, int] = {}
+        self.current_loop: str | None = None
+        self.events: list[tuple[int, Any, int, int]] | None = [] if timed else None
+
+    def entered(self, resets: Sequence[str], loop: str | None) -> None:
+        """A computation started: restart the loops it holds, advance the one it is the
+        body of."""
+        loops = self.loops
+        for name in resets:
+            loops.pop(name, None)
+        if loop is not None:
+            loops[loop] = loops.get(loop, 0) + 1
+            self.current_loop = loop
+
+    def step(self, instr: HloInstruction, start: int) -> None:
+        """Instruction ``instr`` ran from ``start`` until now (a timed plan's step)."""
+        self.instructions += 1
+        if self.events is not None:
+            self.events.append((INSTRUCTION, instr, start, CLOCK()))
+
+    def call(self, comp: HloComputation, start: int) -> None:
+        """A call of ``comp`` ran from ``start`` until now."""
+        if self.events is not None:
+            self.events.append((COMPUTATION, comp, start, CLOCK()))
+
+    def loop_status(self) -> str:
+        """``while NAME iteration N`` for the loop that advanced last, if it still runs."""
+        name = self.current_loop
+        if name is None or name not in self.loops:
+            return ""
+        return f"while {name} iteration {self.loops[name]:,}"
+
+
+class ObservedEvaluator(Evaluator):
+    """An ``Evaluator`` that reports each instruction and computation call to a device log
+    (timed when the log records events)."""
+
+    def __init__(
+        self,
+        module: HloModule,
+        options: EvalOptions | None,
+        device: DeviceState | None,
+        log: DeviceLog,
+        loops: dict[int, LoopInfo],
+    ) -> None:
+        super().__init__(module, options, device)
+        self.log = log
+        self.loops = loops
+
+    def call(self, comp: HloComputation, args: Sequence[Value]) -> Value:
+        log = self.log
+        resets, loop = self.loops.get(id(comp), NO_LOOPS)
+        log.entered(resets, loop)
+        if log.events is None:
+            return super().call(comp, args)
+        start = CLOCK()
+        value = super().call(comp, args)
+        log.events.append((COMPUTATION, comp, start, CLOCK()))
+        return value
+
+    def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
+        log = self.log
+        if log.events is None:
+            log.instructions += 1
+            return super().evaluate(instr, operands)
+        start = CLOCK()
+        value = super().evaluate(instr, operands)
+        log.step(instr, start)
+        return value
+
+
+class RunObserver:
+    """Observes the calls it is attached to: per device, instructions executed and the
+    current while-loop iteration (read by the progress display from another thread).
+
+    Attributes:
+        runs: the calls observed, in order.
+        origin: ``CLOCK()`` when the observer was made (times are reported from there).
+    """
+
+    timed = False
+    """Whether devices record timed events (``Profile``) or only count."""
+
+    def __init__(self) -> None:
+        self.runs: list[RunRecord] = []
+        self.origin = CLOCK()
+        self._by_runtime: dict[int, RunRecord] = {}
+        self.local = threading.local()
+        self._lock = threading.Lock()
+        self._loops: dict[int, tuple[HloModule, dict[int, LoopInfo]]] = {}
+        self._programs: dict[int, tuple[Program, Program]] = {}
+
+    def loops(self, module: HloModule) -> dict[int, LoopInfo]:
+        """``loop_table(module)``, computed once per module."""
+        known = self._loops.get(id(module))
+        if known is None or known[0] is not module:
+            known = (module, loop_table(module))
+            with self._lock:
+                self._loops[id(module)] = known
+        return known[1]
+
+    def bind(self, module: HloModule, device: DeviceState, platform: str) -> DeviceLog:
+        """A new log for ``device`` in the call its runtime belongs to, made the log of the
+        calling thread (the device's thread)."""
+        runtime = device.runtime
+        with self._lock:
+            run = self._by_runtime.get(id(runtime))
+            if run is None or run.runtime is not runtime:
+                run = RunRecord(len(self.runs), module.name, platform, runtime)
+                self.runs.append(run)
+                self._by_runtime[id(runtime)] = run
+                if self.timed:
+                    runtime.on_wait = self.waited
+            log = DeviceLog(run, device.flat_id, self.timed)
+            run.logs.append(log)
+        self.local.log = log
+        return log
+
+    def current(self) -> DeviceLog:
+        """The log of the device whose thread calls this."""
+        log: DeviceLog = self.local.log
+        return log
+
+    def waited(self, start: int) -> None:
+        """The calling device waited at a rendezvous or channel from ``start`` until now
+        (``Runtime.on_wait``)."""
+        log: DeviceLog | None = getattr(self.local, "log", None)
+        if log is not None and log.events is not None:
+            log.events.append((WAIT, None, start, CLOCK()))
+
+    def evaluator(
+        self,
+        module: HloModule,
+        options: EvalOptions | None = None,
+        device: DeviceState | None = None,
+        *,
+        platform: str = "interpreter",
+    ) -> Evaluator:
+        """The evaluator of one device of an observed call (made in the device's thread)."""
+        device = device or DeviceState()
+        log = self.bind(module, device, platform)
+        return ObservedEvaluator(module, options, device, log, self.loops(module))
+
+    def on_cpu(self, program: Program) -> tuple[Program, Callable[..., Evaluator]]:
+        """What an observed call on ``cpu`` runs instead of ``program``, and its evaluator
+        factory (``factory(module, options, device)``). The observed program is made once
+        per program and shares its kernels."""
+        from xlapy.profiling.cpu import ObservedProgram
+
+        known = self._programs.get(id(program))
+        if known is None or known[0] is not program:
+            known = (program, ObservedProgram(program, self))
+            with self._lock:
+                self._programs[id(program)] = known
+        return known[1], functools.partial(self.evaluator, platform="cpu")
+
+    def status(self) -> str:
+        """One line on the latest call: instructions executed (device 0, or the first device
+        of this process) and the loop it is in."""
+        if not self.runs or not self.runs[-1].logs:
+            return ""
+        run = self.runs[-1]
+        log = min(run.logs, key=lambda entry: entry.device)
+        text = f"{log.instructions:,} instructions"
+        if len(run.logs) > 1:
+            text += f" on device {log.device} ({len(run.logs)} devices)"
+        loop = log.loop_status()
+        return f"{text}, {loop}" if loop else text
