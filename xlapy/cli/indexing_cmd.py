@@ -2,11 +2,16 @@
 
   xlapy indexing FILE.hlo [--instruction NAME] [--output N]
   xlapy indexing FILE.hlo --input-to-output --operand N
+  xlapy indexing FILE.hlo --match-xla
   xlapy indexing --simplify "(d0) -> (d0 mod 16), domain: d0 in [0, 7]"
 
 Prints ``operand id = N`` followed by that operand's maps for the entry root (or the named
 instruction; a fusion or call is composed through its computation). With
 ``--input-to-output`` each block is an output id with the maps from operand N into it.
+``--match-xla`` prints XLA's maps where xlapy is deliberately more precise (padding value
+regions, padded convolution kernels, batch groups, runtime variables replaced without range
+checks and listed in XLA's order), so the output can be diffed against XLA's; docs/indexing.md
+lists every difference.
 """
 
 from __future__ import annotations
@@ -35,6 +40,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--no-simplify",
         action="store_true",
         help="do not simplify composed maps (fusions) or the --simplify map",
+    )
+    parser.add_argument(
+        "--match-xla",
+        action="store_true",
+        help="print XLA's maps where xlapy is more precise (see docs/indexing.md)",
     )
     parser.add_argument("--simplify", metavar="MAP", help="parse, simplify and print one map")
 
@@ -66,7 +76,12 @@ def main(args: argparse.Namespace) -> int:
                 f"indexing: {instr.name} has {len(instr.operands)} operands; "
                 f"got --operand {args.operand}"
             )
-        indexing = input_to_output(instr, args.operand, physical_layout=args.physical_layout)
+        indexing = input_to_output(
+            instr,
+            args.operand,
+            physical_layout=args.physical_layout,
+            match_xla=args.match_xla,
+        )
     else:
         outputs = len(instr.shape.tuple_shapes) if instr.shape.is_tuple else 1
         if not 0 <= args.output < outputs:
@@ -78,8 +93,9 @@ def main(args: argparse.Namespace) -> int:
             args.output,
             physical_layout=args.physical_layout,
             simplify=not args.no_simplify,
+            match_xla=args.match_xla,
         )
-    text = indexing.to_string()
+    text = indexing.to_string(xla_order=args.match_xla)
     if text:
         print(text)
     return 0

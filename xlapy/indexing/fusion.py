@@ -10,14 +10,8 @@ the transpose-of-transpose example one, softmax two).
 from __future__ import annotations
 
 from xlapy.indexing.indexing_map import IndexingMap, compose
-from xlapy.indexing.per_op import (
-    HloInstructionIndexing,
-    OperandIndexing,
-    RuntimeVar,
-    dims_of,
-    output_shape,
-    output_to_input,
-)
+from xlapy.indexing.operand_indexing import HloInstructionIndexing, OperandIndexing, RuntimeVar
+from xlapy.indexing.per_op import dims_of, output_shape, output_to_input
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -30,16 +24,27 @@ operand), not one element through get-tuple-element: no affine map describes tha
 everything it reaches gets undefined maps."""
 
 
-def compose_operand_indexing(first: OperandIndexing, second: OperandIndexing) -> OperandIndexing:
-    """``second ∘ first`` with runtime variables carried: ``second``'s come first (as in the
-    composed map), their maps composed with ``first``'s map."""
+def compose_operand_indexing(
+    first: OperandIndexing, second: OperandIndexing, *, match_xla: bool = False
+) -> OperandIndexing:
+    """``second ∘ first`` with runtime variables carried: ``second``'s are read at ``first``'s
+    map composed with theirs, unsimplified (so they keep the constraints that bound
+    ``second``'s dims, as XLA's do). ``first``'s variables (the consumer's, outermost) are
+    numbered before ``second``'s. ``match_xla`` keeps XLA's numbering instead: the map's
+    symbols have ``second``'s first (``ComposeIndexingMaps``) while XLA lists ``first``'s
+    first; each variable records its level for that listing."""
     m = compose(first.map, second.map)
     if m.is_undefined:
         return OperandIndexing(m)
-    rt = tuple(
-        RuntimeVar(r.instruction, compose(first.map, r.map).simplify()) for r in second.rt_vars
+    level = 1 + max((r.level for r in first.rt_vars), default=-1)
+    produced = tuple(
+        RuntimeVar(r.instruction, compose(first.map, r.map), level) for r in second.rt_vars
     )
-    return OperandIndexing(m, rt + first.rt_vars)
+    if match_xla:
+        return OperandIndexing(m, produced + first.rt_vars)
+    n_second, n_first = len(second.map.rt_vars), len(first.map.rt_vars)
+    order = [*range(n_second, n_second + n_first), *range(n_second)]
+    return OperandIndexing(m.permute_rt_vars(order), first.rt_vars + produced)
 
 
 def grouped_output_to_input(
@@ -48,9 +53,11 @@ def grouped_output_to_input(
     output_id: int = 0,
     *,
     simplify: bool = True,
+    match_xla: bool = False,
 ) -> dict[HloInstruction, list[OperandIndexing]]:
     """Maps from output ``output_id`` of ``root`` (the computation's root by default) to
-    every instruction it reads, keyed by instruction (insertion order: users first)."""
+    every instruction it reads, keyed by instruction (insertion order: users first); XLA's
+    maps with ``match_xla`` (see ``output_to_input``)."""
     root = root or computation.root
     start = OperandIndexing(IndexingMap.identity(dims_of(output_shape(root, output_id))))
     reached: dict[Key, list[OperandIndexing]] = {(id(root), output_id): [start]}
@@ -64,7 +71,7 @@ def grouped_output_to_input(
             if key[1] == WHOLE:
                 producer = HloInstructionIndexing.unknown(len(instr.operands))
             else:
-                producer = output_to_input(instr, key[1], simplify=simplify)
+                producer = output_to_input(instr, key[1], simplify=simplify, match_xla=match_xla)
             for k, operand in enumerate(instr.operands):
                 if instr.opcode is Opcode.GET_TUPLE_ELEMENT:
                     operand_output = instr.attrs.index
@@ -75,7 +82,9 @@ def grouped_output_to_input(
                 group = reached.setdefault(target, [])
                 for producer_map in producer.maps[k]:
                     for consumer_map in consumers:
-                        composed = compose_operand_indexing(consumer_map, producer_map)
+                        composed = compose_operand_indexing(
+                            consumer_map, producer_map, match_xla=match_xla
+                        )
                         if simplify:
                             composed = composed.simplify()
                         if composed not in group:
@@ -90,10 +99,16 @@ def grouped_output_to_input(
 
 
 def computation_output_to_input(
-    computation: HloComputation, output_id: int = 0, *, simplify: bool = True
+    computation: HloComputation,
+    output_id: int = 0,
+    *,
+    simplify: bool = True,
+    match_xla: bool = False,
 ) -> HloInstructionIndexing:
     """One entry per parameter (by parameter number): maps from the root's output."""
-    grouped = grouped_output_to_input(computation, None, output_id, simplify=simplify)
+    grouped = grouped_output_to_input(
+        computation, None, output_id, simplify=simplify, match_xla=match_xla
+    )
     params = computation.parameters
     result = HloInstructionIndexing(len(params))
     for p in params:
@@ -103,10 +118,12 @@ def computation_output_to_input(
 
 
 def fusion_output_to_input(
-    instr: HloInstruction, output_id: int = 0, *, simplify: bool = True
+    instr: HloInstruction, output_id: int = 0, *, simplify: bool = True, match_xla: bool = False
 ) -> HloInstructionIndexing:
     """A fusion's (or call's) maps: its computation's, with parameters as the operands."""
     computation = instr.attrs.calls if instr.opcode is Opcode.FUSION else instr.attrs.to_apply
     if computation is None:
         return HloInstructionIndexing.unknown(len(instr.operands))
-    return computation_output_to_input(computation, output_id, simplify=simplify)
+    return computation_output_to_input(
+        computation, output_id, simplify=simplify, match_xla=match_xla
+    )

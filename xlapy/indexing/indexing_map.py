@@ -395,6 +395,26 @@ class IndexingMap:
             constraints,
         )
 
+    def permute_rt_vars(self, order: Sequence[int]) -> IndexingMap:
+        """The same map with runtime variable ``k`` being this map's variable ``order[k]``
+        (``order`` is a permutation of the runtime variables)."""
+        n_range, n_rt = len(self._range_vars), len(self._rt_vars)
+        if sorted(order) != list(range(n_rt)):
+            raise InvalidArgument(
+                f"indexing map: a runtime variable order must permute 0..{n_rt - 1}; "
+                f"got {list(order)}"
+            )
+        if self.is_undefined or list(order) == list(range(n_rt)):
+            return self
+        sym_repl = [symbol(j) for j in range(n_range)]
+        sym_repl += [symbol(n_range + list(order).index(k)) for k in range(n_rt)]
+        m = self._copy()
+        assert m._results is not None
+        m._results = tuple(e.replace(None, sym_repl) for e in m._results)
+        m._rt_vars = tuple(self._rt_vars[k] for k in order)
+        m._constraints = {e.replace(None, sym_repl): b for e, b in self._constraints.items()}
+        return m
+
     # ---- in-place helpers (used while a new map is being built) -------------------------
     def _add_constraint(self, expr: AffineExpr, bounds: Interval) -> None:
         """XLA's ``AddConstraint``: tightens a variable's bounds, checks a constant, or

@@ -185,13 +185,19 @@ def convolution_output_to_input(
     cd: ConvolutionDimensionNumbers,
     feature_group_count: int = 1,
     batch_group_count: int = 1,
+    *,
+    match_xla: bool = False,
 ) -> tuple[IndexingMap, IndexingMap]:
     """Spatial dims read a window as reduce-window does; the input feature is a range
     variable over the kernel's input features (offset by the feature group of the output
     feature); with batch groups the lhs batch is ``group * out_batch + d_batch`` where the
     group is that of the output feature. The kernel reads ``(s_spatial, s_feature,
     d_out_feature)``, and only window positions that fall on operand elements (so padded
-    positions read no kernel element)."""
+    positions read no kernel element).
+
+    ``match_xla`` gives XLA's maps instead: the kernel map has no constraints, and with batch
+    groups the lhs batch is ``d_batch + s_group * out_batch`` for every group ``s_group``
+    (a last range variable of the input map)."""
     rank = len(output_dims)
     spatial_rank = len(cd.output_spatial_dimensions)
     in_spatial = [input_dims[d] for d in cd.input_spatial_dimensions]
@@ -230,16 +236,19 @@ def convolution_output_to_input(
     else:
         input_exprs[cd.input_feature_dimension] = feature
     batch = dim(cd.output_batch_dimension)
-    if batch_group_count > 1:
+    out_batch = output_dims[cd.output_batch_dimension]
+    symbols = [*window_vars, Variable(Interval(0, input_group_size - 1))]
+    input_symbols = list(symbols)
+    if batch_group_count > 1 and match_xla:
+        input_exprs[cd.input_batch_dimension] = batch + symbol(len(symbols)) * out_batch
+        input_symbols.append(Variable(Interval(0, batch_group_count - 1)))
+    elif batch_group_count > 1:
         group_size = output_dims[cd.output_feature_dimension] // batch_group_count
-        input_exprs[cd.input_batch_dimension] = (out_feature // group_size) * output_dims[
-            cd.output_batch_dimension
-        ] + batch
+        input_exprs[cd.input_batch_dimension] = (out_feature // group_size) * out_batch + batch
     else:
         input_exprs[cd.input_batch_dimension] = batch
-    symbols = [*window_vars, Variable(Interval(0, input_group_size - 1))]
     dims_vars = vars_from_sizes(output_dims)
-    input_map = IndexingMap(input_exprs, dims_vars, symbols, constraints=constraints)
+    input_map = IndexingMap(input_exprs, dims_vars, input_symbols, constraints=constraints)
 
     kernel_exprs: list[AffineExpr] = [dim(0)] * rank
     for i, d in enumerate(cd.kernel_spatial_dimensions):
@@ -247,7 +256,8 @@ def convolution_output_to_input(
         kernel_exprs[d] = -symbol(i) + (w.size - 1) if w.window_reversal else symbol(i)
     kernel_exprs[cd.kernel_input_feature_dimension] = feature
     kernel_exprs[cd.kernel_output_feature_dimension] = out_feature
-    kernel_map = IndexingMap(kernel_exprs, dims_vars, symbols, constraints=constraints)
+    kernel_constraints = () if match_xla else constraints
+    kernel_map = IndexingMap(kernel_exprs, dims_vars, symbols, constraints=kernel_constraints)
     # Point dimensions (a batch of 1) are kept as variables, as XLA prints them.
     return (
         input_map.simplify(replace_point_dims=False).remove_unused_symbols(),

@@ -8,132 +8,33 @@ never raises. Fusions and calls are composed in ``xlapy.indexing.fusion``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 
 from xlapy.indexing import ops_dynamic as dyn
 from xlapy.indexing import ops_reduce as red
 from xlapy.indexing import ops_shape as shp
-from xlapy.indexing.affine import AffineExpr, constant, dim, symbol
+from xlapy.indexing.affine import dim, symbol
 from xlapy.indexing.indexing_map import IndexingMap, compose
-from xlapy.indexing.interval import Interval
+from xlapy.indexing.operand_indexing import (
+    HloInstructionIndexing,
+    OperandIndexing,
+    RuntimeVar,
+    instruction_summary,
+)
+from xlapy.indexing.rt_fold import fold_runtime_vars
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Trait
 from xlapy.shape import Shape
 
-
-@dataclass(frozen=True, slots=True, eq=False)
-class RuntimeVar:
-    """What a runtime variable stands for: ``instruction`` read at ``map(output index)``."""
-
-    instruction: HloInstruction
-    map: IndexingMap
-
-    def __eq__(self, other: object) -> bool:
-        return (
-            isinstance(other, RuntimeVar)
-            and self.instruction is other.instruction
-            and self.map == other.map
-        )
-
-    def __hash__(self) -> int:
-        return hash((id(self.instruction), self.map))
-
-
-@dataclass(frozen=True, slots=True)
-class OperandIndexing:
-    """One indexing map of an operand and the sources of its runtime variables."""
-
-    map: IndexingMap
-    rt_vars: tuple[RuntimeVar, ...] = ()
-
-    def simplify(self) -> OperandIndexing:
-        """Simplifies the map and drops unused symbols (with their runtime variables)."""
-        if self.map.is_undefined:
-            return self
-        simplified, _, kept = self.map.simplify().remove_unused(remove_dims=False)
-        n_range = len(self.map.range_vars)
-        rt = tuple(self.rt_vars[j - n_range] for j in kept if j >= n_range)
-        if len(rt) != len(simplified.rt_vars):  # the map became KNOWN EMPTY
-            rt = ()
-        return OperandIndexing(simplified, rt)
-
-    def to_string(self) -> str:
-        if self.map.is_undefined:
-            return "unknown indexing"
-        text = self.map.to_string()
-        if self.rt_vars and not self.map.is_known_empty:
-            lines = [text, "runtime variables:"]
-            for k, rt in enumerate(self.rt_vars):
-                lines.append(
-                    f"rt{k}: {instruction_summary(rt.instruction)}; "
-                    f"{rt.map.to_string(multiline=False)}"
-                )
-            text = "\n".join(lines)
-        return text
-
-
-def instruction_summary(instr: HloInstruction) -> str:
-    """``%name = shape opcode(%operands...)`` (``parameter(N)`` for parameters)."""
-    if instr.opcode is Opcode.PARAMETER:
-        args = str(instr.parameter_number)
-    elif instr.opcode is Opcode.CONSTANT:
-        value = instr.attrs.literal.to_numpy()
-        args = str(value.item()) if value.ndim == 0 else "{...}"
-    else:
-        args = ", ".join(f"%{o.name}" for o in instr.operands)
-    return f"%{instr.name} = {instr.shape} {instr.opcode.value}({args})"
-
-
-class HloInstructionIndexing:
-    """A set of maps per operand (output->input) or per output (input->output).
-
-    Maps are kept unique (equal maps are merged) in insertion order; printing sorts each
-    set by its text (ignoring blanks), so equal indexings print equally.
-    """
-
-    def __init__(self, count: int = 0) -> None:
-        self.maps: list[list[OperandIndexing]] = [[] for _ in range(count)]
-
-    @classmethod
-    def from_maps(cls, maps: Sequence[IndexingMap | OperandIndexing]) -> HloInstructionIndexing:
-        result = cls(len(maps))
-        for i, m in enumerate(maps):
-            result.add(i, m if isinstance(m, OperandIndexing) else OperandIndexing(m))
-        return result
-
-    @classmethod
-    def unknown(cls, count: int) -> HloInstructionIndexing:
-        return cls.from_maps([IndexingMap.undefined()] * count)
-
-    def add(self, position: int, indexing: OperandIndexing) -> None:
-        if indexing not in self.maps[position]:
-            self.maps[position].append(indexing)
-
-    def simplify(self) -> HloInstructionIndexing:
-        result = HloInstructionIndexing(len(self.maps))
-        for i, group in enumerate(self.maps):
-            for m in group:
-                result.add(i, m.simplify())
-        return result
-
-    def to_string(self) -> str:
-        blocks = []
-        for i, group in enumerate(self.maps):
-            lines = [f"operand id = {i}"]
-            for text in sorted((m.to_string() for m in group), key=_sort_key):
-                lines.extend("  " + line for line in text.splitlines())
-            blocks.append("\n".join(lines))
-        return "\n".join(blocks)
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-
-def _sort_key(text: str) -> str:
-    """Maps of one operand print sorted by their text without blanks (identity first)."""
-    return "".join(text.split())
+__all__ = [
+    "HloInstructionIndexing",
+    "OperandIndexing",
+    "RuntimeVar",
+    "input_to_output",
+    "instruction_summary",
+    "output_to_input",
+]
 
 
 def output_shape(instr: HloInstruction, output_id: int = 0) -> Shape:
@@ -145,54 +46,16 @@ def dims_of(shape: Shape) -> list[int]:
     return list(shape.dims) if shape.is_array else []
 
 
-# ---- runtime variables --------------------------------------------------------------------
-
-
-def _fold_rt(instr: HloInstruction, rt: dyn.RtMap) -> OperandIndexing:
-    """Attaches instructions to runtime variables, replacing those read from a constant
-    (when in range) or an iota (when its values stay in range) by their value."""
-    m = rt.map
-    replacements: dict[int, AffineExpr] = {}
-    kept: list[RuntimeVar] = []
-    for k, spec in enumerate(rt.rt_specs):
-        source = instr.operands[spec.operand]
-        bounds = m.rt_vars[k].bounds
-        value = _known_value(source, spec.map, bounds)
-        if value is not None:
-            replacements[k] = value
-        else:
-            kept.append(RuntimeVar(source, spec.map))
-    if replacements:
-        m = m.with_rt_vars_replaced(replacements)
-    return OperandIndexing(m, tuple(kept))
-
-
-def _known_value(
-    source: HloInstruction, rt_map: IndexingMap, bounds: Interval
-) -> AffineExpr | None:
-    if source.opcode is Opcode.CONSTANT and all(e.is_constant for e in rt_map.results):
-        array = source.attrs.literal.to_numpy()
-        value = int(array[tuple(e.value for e in rt_map.results)])
-        return constant(value) if bounds.contains(value) else None
-    if source.opcode is Opcode.IOTA:
-        e: AffineExpr = rt_map.results[int(source.attrs.iota_dimension)]
-        from xlapy.indexing.simplify import RangeEvaluator
-
-        if e.used_symbols() or not bounds.contains(RangeEvaluator(rt_map).range(e)):
-            return None
-        return e
-    return None
-
-
 # ---- output -> input ----------------------------------------------------------------------
 
-_OutputRule = Callable[[HloInstruction, int], HloInstructionIndexing]
-_OUTPUT_RULES: dict[Opcode, _OutputRule] = {}
-_INPUT_RULES: dict[Opcode, Callable[[HloInstruction, int], HloInstructionIndexing]] = {}
+_Rule = Callable[[HloInstruction, int, bool], HloInstructionIndexing]
+"""``(instr, output or input id, match_xla) -> indexing``."""
+_OUTPUT_RULES: dict[Opcode, _Rule] = {}
+_INPUT_RULES: dict[Opcode, _Rule] = {}
 
 
-def _output_rule(*opcodes: Opcode) -> Callable[[_OutputRule], _OutputRule]:
-    def register(fn: _OutputRule) -> _OutputRule:
+def _output_rule(*opcodes: Opcode) -> Callable[[_Rule], _Rule]:
+    def register(fn: _Rule) -> _Rule:
         for opcode in opcodes:
             _OUTPUT_RULES[opcode] = fn
         return fn
@@ -200,8 +63,8 @@ def _output_rule(*opcodes: Opcode) -> Callable[[_OutputRule], _OutputRule]:
     return register
 
 
-def _input_rule(*opcodes: Opcode) -> Callable[[_OutputRule], _OutputRule]:
-    def register(fn: _OutputRule) -> _OutputRule:
+def _input_rule(*opcodes: Opcode) -> Callable[[_Rule], _Rule]:
+    def register(fn: _Rule) -> _Rule:
         for opcode in opcodes:
             _INPUT_RULES[opcode] = fn
         return fn
@@ -223,10 +86,12 @@ def output_to_input(
     *,
     physical_layout: bool = False,
     simplify: bool = True,
+    match_xla: bool = False,
 ) -> HloInstructionIndexing:
     """For every operand, the maps from the instruction's output ``output_id`` to the
     operand elements it reads. Fusions and calls are composed through their computation
-    (each composed map simplified unless ``simplify`` is False)."""
+    (each composed map simplified unless ``simplify`` is False). With ``match_xla`` the
+    maps are XLA's where xlapy is deliberately more precise (docs/indexing.md lists them)."""
     if _is_elementwise(instr):
         out = dims_of(output_shape(instr, output_id))
         maps = shp.elementwise_output_to_input(out, [o.shape.rank for o in instr.operands])
@@ -234,11 +99,13 @@ def output_to_input(
     elif instr.opcode in (Opcode.FUSION, Opcode.CALL):
         from xlapy.indexing.fusion import fusion_output_to_input
 
-        result = fusion_output_to_input(instr, output_id, simplify=simplify)
+        result = fusion_output_to_input(instr, output_id, simplify=simplify, match_xla=match_xla)
     else:
         rule = _OUTPUT_RULES.get(instr.opcode)
         result = (
-            rule(instr, output_id) if rule else HloInstructionIndexing.unknown(len(instr.operands))
+            rule(instr, output_id, match_xla)
+            if rule
+            else HloInstructionIndexing.unknown(len(instr.operands))
         )
     if not physical_layout:
         return result
@@ -267,18 +134,21 @@ def _with_physical_layouts(
         )
         for oi in group:
             m = compose(compose(from_physical, oi.map), to_physical)
-            rt = tuple(RuntimeVar(r.instruction, compose(from_physical, r.map)) for r in oi.rt_vars)
+            rt = tuple(
+                RuntimeVar(r.instruction, compose(from_physical, r.map), r.level)
+                for r in oi.rt_vars
+            )
             result.add(i, OperandIndexing(m, rt).simplify())
     return result
 
 
 @_output_rule(Opcode.PARAMETER, Opcode.CONSTANT, Opcode.IOTA)
-def _no_operands(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _no_operands(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     return HloInstructionIndexing.unknown(len(instr.operands))
 
 
 @_output_rule(Opcode.BITCAST)
-def _bitcast(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _bitcast(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     out, src = instr.shape, instr.operands[0].shape
     if not (out.is_array and src.is_array) or out.element_type.bits != src.element_type.bits:
         return HloInstructionIndexing.unknown(1)
@@ -289,7 +159,9 @@ def _bitcast(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
 
 
 @_output_rule(Opcode.BITCAST_CONVERT)
-def _bitcast_convert(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _bitcast_convert(
+    instr: HloInstruction, output_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     """Different widths: the narrower side has one extra minor dimension."""
     out, src = dims_of(instr.shape), dims_of(instr.operands[0].shape)
     if len(out) == len(src) + 1:
@@ -302,7 +174,7 @@ def _bitcast_convert(instr: HloInstruction, output_id: int) -> HloInstructionInd
 
 
 @_output_rule(Opcode.BROADCAST)
-def _broadcast(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _broadcast(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.broadcast_output_to_input(
         instr.shape.dims, instr.attrs.dimensions, instr.operands[0].shape.dims
     )
@@ -310,7 +182,7 @@ def _broadcast(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
 
 
 @_output_rule(Opcode.CONCATENATE)
-def _concatenate(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _concatenate(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     d = instr.attrs.dimensions[0]
     sizes = [o.shape.dims[d] for o in instr.operands]
     return HloInstructionIndexing.from_maps(
@@ -319,20 +191,20 @@ def _concatenate(instr: HloInstruction, output_id: int) -> HloInstructionIndexin
 
 
 @_output_rule(Opcode.TRANSPOSE)
-def _transpose(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _transpose(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.transpose_output_to_input(instr.shape.dims, instr.attrs.dimensions)
     return HloInstructionIndexing.from_maps([m])
 
 
 @_output_rule(Opcode.REVERSE)
-def _reverse(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _reverse(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     return HloInstructionIndexing.from_maps(
         [shp.reverse_map(instr.shape.dims, instr.attrs.dimensions)]
     )
 
 
 @_output_rule(Opcode.SLICE)
-def _slice(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _slice(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     spec = instr.attrs.slice.dimensions
     m = shp.slice_output_to_input(
         instr.shape.dims, [d.start for d in spec], [d.stride for d in spec]
@@ -341,7 +213,7 @@ def _slice(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
 
 
 @_output_rule(Opcode.RESHAPE)
-def _reshape(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _reshape(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.reshape_output_to_input(instr.operands[0].shape.dims, instr.shape.dims)
     return HloInstructionIndexing.from_maps([m])
 
@@ -352,14 +224,18 @@ def _padding(instr: HloInstruction) -> tuple[list[int], list[int], list[int]]:
 
 
 @_output_rule(Opcode.PAD)
-def _pad(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _pad(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     """Operand: the strided interior; padding value: one map per padding region (an output
-    element reads the padding value exactly when some dimension is in a padding region)."""
+    element reads the padding value exactly when some dimension is in a padding region).
+    XLA (``match_xla``) reads the padding value for every output element."""
     low, high, interior = _padding(instr)
     out = instr.shape.dims
     result = HloInstructionIndexing.from_maps([shp.pad_output_to_input(out, low, high, interior)])
-    result.maps.append([])
     base = IndexingMap.scalar(out)
+    if match_xla:
+        result.maps.append([OperandIndexing(base)])
+        return result
+    result.maps.append([])
     n = instr.operands[0].shape.dims
     for i, (size, lo, step) in enumerate(zip(out, low, interior, strict=True)):
         d = dim(i)
@@ -385,7 +261,7 @@ def _pad(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
 
 
 @_output_rule(Opcode.REDUCE)
-def _reduce(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _reduce(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     n = len(instr.operands) // 2
     out = dims_of(output_shape(instr, output_id))
     inputs = red.reduce_output_to_input(instr.operands[0].shape.dims, out, instr.attrs.dimensions)
@@ -408,7 +284,9 @@ def _window(instr: HloInstruction) -> list[red.WindowDims]:
 
 
 @_output_rule(Opcode.REDUCE_WINDOW)
-def _reduce_window(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _reduce_window(
+    instr: HloInstruction, output_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     n = len(instr.operands) // 2
     out = dims_of(output_shape(instr, output_id))
     inputs = red.window_output_to_input(instr.operands[0].shape.dims, out, _window(instr))
@@ -426,14 +304,14 @@ def _dot_dims(instr: HloInstruction) -> red.DotDims:
 
 
 @_output_rule(Opcode.DOT)
-def _dot(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _dot(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     lhs, rhs = (o.shape.dims for o in instr.operands)
     maps = red.dot_output_to_input(lhs, rhs, instr.shape.dims, _dot_dims(instr))
     return HloInstructionIndexing.from_maps(list(maps))
 
 
 @_output_rule(Opcode.CONVOLUTION)
-def _convolution(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _convolution(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     lhs, rhs = (o.shape.dims for o in instr.operands)
     maps = red.convolution_output_to_input(
         lhs,
@@ -443,19 +321,20 @@ def _convolution(instr: HloInstruction, output_id: int) -> HloInstructionIndexin
         instr.attrs.dim_labels,
         instr.attrs.feature_group_count,
         instr.attrs.batch_group_count,
+        match_xla=match_xla,
     )
     return HloInstructionIndexing.from_maps(list(maps))
 
 
 @_output_rule(Opcode.SORT)
-def _sort(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _sort(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     dims = dims_of(output_shape(instr, output_id))
     m = red.sort_output_to_input(dims, instr.attrs.dimensions[0])
     return HloInstructionIndexing.from_maps([m] * len(instr.operands))
 
 
 @_output_rule(Opcode.TUPLE)
-def _tuple(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _tuple(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     """Output ``k`` is operand ``k``; the other operands are not read."""
     result = HloInstructionIndexing(len(instr.operands))
     result.add(
@@ -465,26 +344,36 @@ def _tuple(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
 
 
 @_output_rule(Opcode.GET_TUPLE_ELEMENT)
-def _get_tuple_element(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _get_tuple_element(
+    instr: HloInstruction, output_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     return HloInstructionIndexing.from_maps([IndexingMap.identity(dims_of(instr.shape))])
 
 
 @_output_rule(Opcode.DYNAMIC_SLICE)
-def _dynamic_slice(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _dynamic_slice(
+    instr: HloInstruction, output_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     if any(o.shape.rank for o in instr.operands[1:]):
         return HloInstructionIndexing.unknown(len(instr.operands))
     maps = dyn.dynamic_slice_output_to_input(instr.operands[0].shape.dims, instr.shape.dims)
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, m) for m in maps])
+    return HloInstructionIndexing.from_maps(
+        [fold_runtime_vars(instr, m, match_xla=match_xla) for m in maps]
+    )
 
 
 @_output_rule(Opcode.DYNAMIC_UPDATE_SLICE)
-def _dynamic_update_slice(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _dynamic_update_slice(
+    instr: HloInstruction, output_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     maps = dyn.dynamic_update_slice_output_to_input(instr.shape.dims, instr.operands[1].shape.dims)
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, m) for m in maps])
+    return HloInstructionIndexing.from_maps(
+        [fold_runtime_vars(instr, m, match_xla=match_xla) for m in maps]
+    )
 
 
 @_output_rule(Opcode.GATHER)
-def _gather(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _gather(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     a = instr.attrs
     gd = dyn.GatherDims(
         tuple(a.offset_dims),
@@ -496,11 +385,13 @@ def _gather(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
     )
     operand, indices = (o.shape.dims for o in instr.operands)
     maps = dyn.gather_output_to_input(operand, indices, instr.shape.dims, gd, a.slice_sizes)
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, m) for m in maps])
+    return HloInstructionIndexing.from_maps(
+        [fold_runtime_vars(instr, m, match_xla=match_xla) for m in maps]
+    )
 
 
 @_output_rule(Opcode.SCATTER)
-def _scatter(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
+def _scatter(instr: HloInstruction, output_id: int, match_xla: bool) -> HloInstructionIndexing:
     a = instr.attrs
     n = (len(instr.operands) - 1) // 2
     sd = dyn.ScatterDims(
@@ -518,17 +409,24 @@ def _scatter(instr: HloInstruction, output_id: int) -> HloInstructionIndexing:
         sd,
         n,
     )
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, m) for m in maps])
+    return HloInstructionIndexing.from_maps(
+        [fold_runtime_vars(instr, m, match_xla=match_xla) for m in maps]
+    )
 
 
 # ---- input -> output ----------------------------------------------------------------------
 
 
 def input_to_output(
-    instr: HloInstruction, input_id: int = 0, *, physical_layout: bool = False
+    instr: HloInstruction,
+    input_id: int = 0,
+    *,
+    physical_layout: bool = False,
+    match_xla: bool = False,
 ) -> HloInstructionIndexing:
     """For every output of the instruction, the maps from operand ``input_id``'s elements to
-    the output elements they feed (undefined where the relation is not affine)."""
+    the output elements they feed (undefined where the relation is not affine); XLA's maps
+    with ``match_xla``."""
     num_outputs = len(instr.shape.tuple_shapes) if instr.shape.is_tuple else 1
     if _is_elementwise(instr):
         out = dims_of(instr.shape)
@@ -537,7 +435,11 @@ def input_to_output(
         )
     else:
         rule = _INPUT_RULES.get(instr.opcode)
-        result = rule(instr, input_id) if rule else HloInstructionIndexing.unknown(num_outputs)
+        result = (
+            rule(instr, input_id, match_xla)
+            if rule
+            else HloInstructionIndexing.unknown(num_outputs)
+        )
     if not physical_layout:
         return result
     operand_shape = instr.operands[input_id].shape
@@ -568,7 +470,7 @@ def _all_outputs(instr: HloInstruction, m: IndexingMap | OperandIndexing) -> Hlo
 
 
 @_input_rule(Opcode.BITCAST)
-def _bitcast_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _bitcast_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     out, src = instr.shape, instr.operands[0].shape
     if out.element_type.bits != src.element_type.bits:
         return HloInstructionIndexing.unknown(1)
@@ -579,7 +481,7 @@ def _bitcast_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
 
 
 @_input_rule(Opcode.BROADCAST)
-def _broadcast_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _broadcast_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.broadcast_input_to_output(
         instr.operands[0].shape.dims, instr.shape.dims, instr.attrs.dimensions
     )
@@ -587,7 +489,9 @@ def _broadcast_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexin
 
 
 @_input_rule(Opcode.CONCATENATE)
-def _concatenate_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _concatenate_in(
+    instr: HloInstruction, input_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     d = instr.attrs.dimensions[0]
     sizes = [o.shape.dims[d] for o in instr.operands]
     m = shp.concatenate_input_to_output(instr.operands[input_id].shape.dims, d, sizes, input_id)
@@ -595,18 +499,18 @@ def _concatenate_in(instr: HloInstruction, input_id: int) -> HloInstructionIndex
 
 
 @_input_rule(Opcode.TRANSPOSE)
-def _transpose_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _transpose_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.transpose_input_to_output(instr.operands[0].shape.dims, instr.attrs.dimensions)
     return HloInstructionIndexing.from_maps([m])
 
 
 @_input_rule(Opcode.REVERSE)
-def _reverse_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
-    return _reverse(instr, 0)
+def _reverse_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
+    return _reverse(instr, 0, match_xla)
 
 
 @_input_rule(Opcode.SLICE)
-def _slice_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _slice_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     spec = instr.attrs.slice.dimensions
     m = shp.slice_input_to_output(
         instr.operands[0].shape.dims,
@@ -618,17 +522,17 @@ def _slice_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
 
 
 @_input_rule(Opcode.RESHAPE)
-def _reshape_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _reshape_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = shp.reshape_input_to_output(instr.operands[0].shape.dims, instr.shape.dims)
     return HloInstructionIndexing.from_maps([m])
 
 
 @_input_rule(Opcode.PAD)
-def _pad_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _pad_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     if input_id == 1:
         # The padding value reaches the complement of the operand's image: one map per region.
         result = HloInstructionIndexing(1)
-        for oi in _pad(instr, 0).maps[1]:
+        for oi in _pad(instr, 0, match_xla).maps[1]:
             m = oi.map
             syms = [symbol(i) for i in range(m.num_dims)]
             constraints = [(e.replace(syms), b) for e, b in m.constraints.items()]
@@ -640,7 +544,7 @@ def _pad_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
 
 
 @_input_rule(Opcode.REDUCE)
-def _reduce_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _reduce_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     n = len(instr.operands) // 2
     if input_id >= n:
         return _all_outputs(instr, red.scalar_input_to_output(dims_of(output_shape(instr, 0))))
@@ -649,7 +553,9 @@ def _reduce_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
 
 
 @_input_rule(Opcode.REDUCE_WINDOW)
-def _reduce_window_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _reduce_window_in(
+    instr: HloInstruction, input_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     n = len(instr.operands) // 2
     out = dims_of(output_shape(instr, 0))
     if input_id >= n:
@@ -659,20 +565,20 @@ def _reduce_window_in(instr: HloInstruction, input_id: int) -> HloInstructionInd
 
 
 @_input_rule(Opcode.DOT)
-def _dot_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _dot_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     lhs, rhs = (o.shape.dims for o in instr.operands)
     m = red.dot_input_to_output(lhs, rhs, _dot_dims(instr), input_id)
     return HloInstructionIndexing.from_maps([m])
 
 
 @_input_rule(Opcode.SORT)
-def _sort_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _sort_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     m = red.sort_input_to_output(instr.operands[input_id].shape.dims, instr.attrs.dimensions[0])
     return _all_outputs(instr, m)
 
 
 @_input_rule(Opcode.TUPLE)
-def _tuple_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _tuple_in(instr: HloInstruction, input_id: int, match_xla: bool) -> HloInstructionIndexing:
     result = HloInstructionIndexing(len(instr.operands))
     result.add(
         input_id, OperandIndexing(IndexingMap.identity(dims_of(instr.operands[input_id].shape)))
@@ -681,23 +587,29 @@ def _tuple_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
 
 
 @_input_rule(Opcode.GET_TUPLE_ELEMENT)
-def _get_tuple_element_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _get_tuple_element_in(
+    instr: HloInstruction, input_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     return HloInstructionIndexing.from_maps([IndexingMap.identity(dims_of(instr.shape))])
 
 
 @_input_rule(Opcode.DYNAMIC_SLICE)
-def _dynamic_slice_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _dynamic_slice_in(
+    instr: HloInstruction, input_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     if input_id != 0 or any(o.shape.rank for o in instr.operands[1:]):
         return HloInstructionIndexing.unknown(1)
     rt = dyn.dynamic_slice_input_to_output(instr.operands[0].shape.dims, instr.shape.dims)
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, rt)])
+    return HloInstructionIndexing.from_maps([fold_runtime_vars(instr, rt, match_xla=match_xla)])
 
 
 @_input_rule(Opcode.DYNAMIC_UPDATE_SLICE)
-def _dynamic_update_slice_in(instr: HloInstruction, input_id: int) -> HloInstructionIndexing:
+def _dynamic_update_slice_in(
+    instr: HloInstruction, input_id: int, match_xla: bool
+) -> HloInstructionIndexing:
     if input_id == 0:
         return HloInstructionIndexing.from_maps([IndexingMap.identity(instr.shape.dims)])
     if input_id != 1:
         return HloInstructionIndexing.unknown(1)
     rt = dyn.dynamic_update_slice_input_to_output(instr.shape.dims, instr.operands[1].shape.dims)
-    return HloInstructionIndexing.from_maps([_fold_rt(instr, rt)])
+    return HloInstructionIndexing.from_maps([fold_runtime_vars(instr, rt, match_xla=match_xla)])
