@@ -189,3 +189,49 @@ def test_stable_argsort_long_rows_all_widths():
         np.testing.assert_array_equal(order, np.argsort(bits, axis=1, kind="stable"))
         order = stable_argsort(bits[:1], width, 0, True)
         np.testing.assert_array_equal(order[0], np.argsort(~bits[0], kind="stable"))
+
+
+def topk_text(x, k, largest, index_type="s32"):
+    shape = ",".join(map(str, x.shape))
+    out = ",".join(map(str, (*x.shape[:-1], k)))
+    t = type_name(x)
+    return f"""HloModule m
+ENTRY e {{
+  a = {t}[{shape}] parameter(0)
+  ROOT r = ({t}[{out}], {index_type}[{out}]) topk(a), k={k}, largest={str(largest).lower()}
+}}"""
+
+
+@pytest.mark.parametrize(
+    "dtype", [np.float32, np.float64, np.float16, ml_dtypes.bfloat16, np.int8, np.int32,
+              np.uint16, np.uint64, np.int64, np.bool_]
+)  # fmt: skip
+@pytest.mark.parametrize("largest", [True, False])
+@pytest.mark.parametrize("k", [0, 1, 5, 40, 200])
+def test_topk_matches_the_interpreter(dtype, largest, k):
+    rng = np.random.default_rng(k + 7 * largest)
+    if np.dtype(dtype).kind == "f" or dtype is ml_dtypes.bfloat16:
+        x = special_floats(rng, dtype, (6, 200))
+    else:
+        x = random_array(rng, dtype, (6, 200))
+        x[:, ::3] = x[:, 1::3][:, : x[:, ::3].shape[1]]  # repeated values: ties by index
+    got, want, kernel = run_both(topk_text(x, k, largest), x)
+    assert_same(got, want)
+    assert ("selection" in kernel.how) == (k <= 128)
+
+
+def test_topk_rank_three_and_many_ties():
+    rng = np.random.default_rng(3)
+    x = rng.integers(0, 3, (2, 3, 50)).astype(np.float32)
+    x[0, 0, 7] = -0.0
+    got, want, _ = run_both(topk_text(x, 9, True), x)
+    assert_same(got, want)
+    got, want, _ = run_both(topk_text(x, 9, False), x)
+    assert_same(got, want)
+
+
+def test_topk_descending_input_fills_the_whole_buffer():
+    x = np.arange(300, 0, -1, dtype=np.int32).reshape(1, 300)
+    got, want, _ = run_both(topk_text(x, 128, False), x)
+    assert_same(got, want)
+    assert got[1][0, 0] == 299

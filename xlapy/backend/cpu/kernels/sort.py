@@ -382,3 +382,101 @@ def _gathered(line: Array, order: Array, dims: Sequence[int], dimension: int) ->
         moved = np.take_along_axis(line, order, axis=1)
     shape = [*dims[:dimension], *dims[dimension + 1 :], dims[dimension]]
     return np.ascontiguousarray(np.moveaxis(moved.reshape(shape), -1, dimension))
+
+
+# ---- topk ----------------------------------------------------------------------------------
+
+# Up to this k, top-k keeps a sorted buffer of the k best per row; above it, a full argsort.
+_SELECT_MAX_K = 128
+
+
+@numba.njit(cache=True, nogil=True)
+def _select_rows(keys: Array, k: int, order: Array) -> None:
+    """The indices of the ``k`` smallest unsigned ``keys`` of every row, smallest first, equal
+    keys by lower index (a sorted buffer: a later element enters only when strictly smaller
+    than the buffer's last, and goes behind the equal keys already there)."""
+    rows, n = keys.shape
+    best = np.empty(k, keys.dtype)
+    for r in range(rows):
+        count = 0
+        for i in range(n):
+            key = keys[r, i]
+            if count < k:
+                j = count
+                count += 1
+            elif key < best[k - 1]:
+                j = k - 1
+            else:
+                continue
+            while j > 0 and best[j - 1] > key:
+                best[j] = best[j - 1]
+                order[r, j] = order[r, j - 1]
+                j -= 1
+            best[j] = key
+            order[r, j] = i
+
+
+def _topk_bits(line: Array, t: ElementType) -> tuple[Array, int, int]:
+    """``(raw bits, width, encoding)`` of ``line`` in the order ``topk`` ranks it: floats in
+    total order (-NaN < -Inf < ... < -0 < +0 < ... < +NaN), integers by value, pred as 0/1."""
+    size = line.dtype.itemsize
+    if t.is_float:
+        if t.bits == 8 * size and t is not dtypes.F8E8M0FNU:
+            return line.view(f"u{size}"), t.bits, _TOTAL_ORDER
+        return total_order_key(line, t).view(np.uint64), 64, _SIGNED
+    if t.is_pred:
+        return line.view(np.uint8), 8, _UNSIGNED
+    mode = _SIGNED if t.is_signed else _UNSIGNED
+    if t.bits == 8 * size:
+        return line.view(f"u{size}"), t.bits, mode
+    return line.astype(np.int64 if t.is_signed else np.uint64).view(np.uint64), 64, mode
+
+
+@kernel_for(Opcode.TOPK, priority=10)
+def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """TopK: per row of the last dimension, the ``k`` largest (or smallest) entries and their
+    indices, equal entries by lower index.
+
+    Spec: OPS.md TopK. Bit-identical to the interpreter's eval: both give the unique order of
+    (key, index) pairs, keys in total order for floats. Rows are scanned once with a sorted
+    buffer of k (up to ``_SELECT_MAX_K``), else argsorted whole (the radix sort above).
+    """
+    (operand,) = instr.operands
+    shape = operand.shape
+    if not (shape.is_array and shape.is_static and shape.rank >= 1 and instr.shape.is_tuple):
+        raise NoKernel("operand of rank 0, dynamic or non-array")
+    t = shape.element_type
+    if t.is_complex or (t.numpy is None):
+        raise NoKernel(f"{t} operand (the interpreter reports it)")
+    k = int(instr.attrs.k)
+    n = shape.dims[-1]
+    if not 0 <= k <= n:
+        raise NoKernel(f"k={k} out of range (the interpreter reports it)")
+    largest = bool(instr.attrs.largest)
+    index_type = instr.shape.tuple_shapes[1].element_type.numpy
+    out_dims = (*shape.dims[:-1], k)
+    started = time.perf_counter()
+    _select_rows(np.zeros((1, 2), np.uint32), 1, np.empty((1, 1), np.int64))
+    compile_seconds = time.perf_counter() - started
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        line = np.ascontiguousarray(operands[0]).reshape(-1, n)
+        if k == 0 or line.shape[0] == 0:
+            order = np.zeros((line.shape[0], k), np.int64)
+        else:
+            bits, width, mode = _topk_bits(line, t)
+            if k <= _SELECT_MAX_K:
+                keys = _encode(bits, width, mode, largest)
+                order = np.empty((line.shape[0], k), np.int64)
+                _select_rows(keys, k, order)
+            else:
+                order = stable_argsort(bits, width, mode, largest)[:, :k]
+        values = np.take_along_axis(line, order, axis=1).reshape(out_dims)
+        return (values, order.astype(index_type).reshape(out_dims))
+
+    how = (
+        f"numba top-{k} selection (a sorted buffer per row)"
+        if k <= _SELECT_MAX_K
+        else ("numba stable radix argsort, first k")
+    )
+    return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
