@@ -4,6 +4,7 @@
                  [--replicas R] [--partitions P] [--infeed FEED.npz] [--outfeed OUT.npz]
                  [--platform cpu|interpreter] [--reference-platform interpreter|cpu]
                  [--runtime local|mpi] [--outputs-per-rank DIR] [--max-while-iterations N]
+                 [--profile] [--trace OUT.json]
 
 The entry computation's arguments are ``arg0, arg1, ...`` of IN.npz (numpy arrays of the
 parameters' exact dtypes; token parameters need none). Results, tuples flattened, are written
@@ -25,6 +26,14 @@ shape result differs.
 ``--runtime mpi`` runs the devices over the ranks of an MPI job (``mpirun -n N xlapy run ...
 --runtime mpi``; see ``xlapy.cli.mpi_run``): each rank reads its own devices' inputs; results
 are gathered to rank 0 or written per rank with ``--outputs-per-rank DIR``.
+
+``--profile`` prints, after the results, the time of each instruction (or fusion) over every
+device: count, total, mean, % of the run, bytes touched and achieved GB/s, longest first.
+``--trace OUT.json`` writes a Chrome trace-event file of the run (one track per device,
+collectives and waits visible; open it in https://ui.perfetto.dev or chrome://tracing).
+On a terminal, a program still compiling or running after 2 seconds shows a status line on
+stderr (passes and kernels compiled; instructions executed, the current while-loop
+iteration); piped output gets nothing extra. See ``xlapy.profiling``.
 """
 
 from __future__ import annotations
@@ -44,6 +53,7 @@ from xlapy.interpreter.runtime import DEFAULT_TIMEOUT
 from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
+from xlapy.profiling import Profile
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -101,6 +111,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="fail a while loop whose condition still holds after N iterations, naming the "
         "loop and its state (default: no bound)",
+    )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="print the time of each instruction (count, total, mean, %% of run, bytes, GB/s)",
+    )
+    parser.add_argument(
+        "--trace",
+        metavar="OUT.json",
+        help="write a Chrome trace-event file of the run (one track per device)",
     )
 
 
@@ -186,6 +206,8 @@ def main(args: argparse.Namespace) -> int:
             raise InvalidArgument(f"--{flag} must be >= 1; got {value}")
     if not args.timeout > 0:
         raise InvalidArgument(f"--timeout must be a positive number of seconds; got {args.timeout}")
+    if args.runtime == "mpi" and (args.profile or args.trace):
+        raise InvalidArgument("--profile and --trace need --runtime local")
     if args.runtime == "mpi":
         from xlapy.cli.mpi_run import run_on_mpi
 
@@ -199,8 +221,9 @@ def main(args: argparse.Namespace) -> int:
     inputs = read_inputs(args.inputs, module, devices)
     infeed = _numbered(args.infeed, "infeed", "--infeed") if args.infeed else []
     outfeed: list[Value] = []
+    profile = Profile() if args.profile or args.trace else None
 
-    def run_on(platform: str, outfeed: list[Value]) -> list[Any]:
+    def run_on(platform: str, outfeed: list[Value], profile: Profile | None = None) -> list[Any]:
         return run(
             module,
             *inputs,
@@ -213,9 +236,11 @@ def main(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             max_memory=args.max_memory,
             max_while_iterations=args.max_while_iterations,
+            profile=profile,
+            progress=True,
         )
 
-    results = run_on(args.platform, outfeed)
+    results = run_on(args.platform, outfeed, profile)
     per_device = [results] if devices == 1 else results
     reference = run_on(args.reference_platform, []) if args.reference_platform else None
     if args.outfeed:
@@ -239,6 +264,10 @@ def main(args: argparse.Namespace) -> int:
                 print(f"device {d}:")
             for i, value in enumerate(outs):
                 print(f"{'  ' if devices > 1 else ''}out{i} = {format_value(value)}")
+    if profile is not None and args.profile:
+        print(profile.table(limit=None))
+    if profile is not None and args.trace:
+        profile.write_trace(args.trace)
     if reference is None:
         return 0
     return _print_differences(per_device, [reference] if devices == 1 else reference, args)

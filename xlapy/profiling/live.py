@@ -6,7 +6,7 @@ The line appears on stderr only when it is a terminal, and only once the call ha
 gets nothing, byte for byte, and such calls run unobserved. It is redrawn four times a
 second from a thread of its own and erased when the call ends:
 
-    compiling model: 14 passes, 230 kernels (fusion.12) [00:05]
+    compiling model: 14 passes, 230 kernels, now %fusion.12 [00:05]
     running model: 1,234,567 instructions, while loop.3 iteration 6,443 [00:12]
 
 Compiling reports through ``CompileProgress`` (the pass pipeline's ``on_pass`` and the plan
@@ -49,37 +49,45 @@ def progress_delay() -> float:
 
 
 class CompileProgress:
-    """Counts what the ``cpu`` compiler has done: passes run, kernels built, instructions
-    left to the interpreter, and the last thing it worked on."""
+    """Counts what the ``cpu`` compiler has done: passes run (and the last one), kernels built,
+    instructions left to the interpreter, and the instruction it is building a kernel for."""
 
     def __init__(self) -> None:
         self.passes = 0
+        self.last_pass = ""
         self.kernels = 0
         self.fallbacks = 0
-        self.last = ""
+        self.current = ""
 
     def pass_done(self, done: Pass, module: HloModule, changed: bool) -> None:
         """``Pipeline.on_pass``: one more pass ran."""
         self.passes += 1
-        self.last = done.name
+        self.last_pass = done.name
 
-    def kernel_done(self, instr: HloInstruction, compiled: bool) -> None:
-        """The plan builder chose how ``instr`` runs: a kernel, or the interpreter's eval."""
+    def kernel_started(self, instr: HloInstruction) -> None:
+        """The plan builder looks for a kernel for ``instr``."""
+        self.current = f"%{instr.name}"
+
+    def kernel_done(self, compiled: bool) -> None:
+        """The plan builder chose how the instruction runs: a kernel, or the interpreter's
+        eval."""
         if compiled:
             self.kernels += 1
         else:
             self.fallbacks += 1
-        self.last = instr.name
 
     @property
     def started(self) -> bool:
-        return bool(self.passes or self.kernels or self.fallbacks)
+        return bool(self.passes or self.current)
 
     def status(self) -> str:
+        """``N passes (last P)`` while passes run, then ``N passes, K kernels, now %I``."""
+        if not self.current:
+            return f"{self.passes} passes (last {self.last_pass})"
         text = f"{self.passes} passes, {self.kernels} kernels"
         if self.fallbacks:
             text += f", {self.fallbacks} interpreted"
-        return f"{text} ({self.last})" if self.last else text
+        return f"{text}, now {self.current}"
 
 
 class StatusLine:

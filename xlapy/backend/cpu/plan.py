@@ -249,9 +249,11 @@ def build_plan(program: Program, comp: HloComputation) -> Plan:
             records.append(StepRecord(instr, "constant", "literal"))
             kernels.append(None)
             continue
+        if progress is not None:
+            progress.kernel_started(instr)
         kernel, reasons, seconds = choose_kernel(instr, program.options)
         if progress is not None:
-            progress.kernel_done(instr, kernel is not None)
+            progress.kernel_done(kernel is not None)
         if kernel is None:
             why = "; ".join(reasons) if reasons else "no kernel registered"
             records.append(StepRecord(instr, "fallback", why, tuple(reasons)))
