@@ -243,3 +243,40 @@ ENTRY main {
     first = exe(x)
     first[1][:] = 7
     np.testing.assert_array_equal(exe(x)[1], np.array([1, 2], np.float32))
+
+
+def test_plain_calls_convert_arguments_as_run_does() -> None:
+    """A call with only arguments takes the Executable's short road: numpy scalars, Python
+    numbers and lists, read-only arrays and tuple parameters give ``xlapy.run``'s results."""
+    text = """HloModule m
+ENTRY main {
+  x = f32[3] parameter(0)
+  s = f32[] parameter(1)
+  t = (s32[2], f32[]) parameter(2)
+  b = f32[3] broadcast(s), dimensions={}
+  y = f32[3] multiply(x, b)
+  i = s32[2] get-tuple-element(t), index=0
+  ROOT r = (f32[3], s32[2]) tuple(y, i)
+}
+"""
+    module = parse_hlo(text)
+    exe = xlapy.compile(module)
+    frozen = np.arange(3, dtype=np.float32)
+    frozen.flags.writeable = False
+    for args in [
+        (np.ones(3, np.float32), np.float32(2.5), (np.array([1, 2], np.int32), np.float32(0))),
+        ([1, 2, 3], 2.0, ([4, 5], 1.5)),
+        (frozen, np.array(3, np.float32), [np.array([7, 8], np.int32), 0.0]),
+    ]:
+        want = xlapy.run(module, *args)
+        for got in (exe(*args), exe(*args)):
+            assert len(got) == len(want)
+            for g, w in zip(got, want, strict=True):
+                assert g.dtype == w.dtype
+                np.testing.assert_array_equal(g, w)
+    np.testing.assert_array_equal(frozen, np.arange(3, dtype=np.float32))
+    with pytest.raises(InvalidArgument) as interpreter:
+        xlapy.run(module, np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
+    with pytest.raises(InvalidArgument) as executable:
+        exe(np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
+    assert str(executable.value) == str(interpreter.value)

@@ -138,6 +138,8 @@ class Executable:
             check_memory(self.module, None)
         values: list[Value] = []
         for i, (arg, (shape, dtype, dims)) in enumerate(zip(args, parameters, strict=True)):
+            if isinstance(arg, np.generic):
+                arg = np.asarray(arg)  # a numpy scalar: a fresh 0-d array
             if type(arg) is np.ndarray and arg.dtype == dtype and arg.shape == dims:
                 values.append(arg)
             else:
