@@ -2,7 +2,8 @@
 
 The expected texts marked XLA are those of XLA's ``indexing_analysis_test.cc``
 (``FusionWithRTVarsSimplification_*``, ``FusionOpWithDynSliceOfDynSlice``); they are checked
-with ``match_xla`` (and without it where xlapy agrees). XLA names a runtime variable's source
+with ``match_xla`` (and without it where xlapy agrees; ``NestedDotFusionWithDynamicUpdateSlice``
+too). XLA names a runtime variable's source
 by its opcode and operands only (``rt0: parameter(3); ...``), so ``xla_listing`` drops
 xlapy's ``%name = shape`` prefix before comparing. Folded maps are checked against the
 interpreter: the operand holds its own flat index, so the fusion's output says which element
@@ -252,6 +253,61 @@ XLA_CASES = [
     operand id = 4 (d0, d1) -> (), domain: d0 in [0, 24], d1 in [0, 15]""",
     ),
 ]
+
+
+XLA_CASES.append(
+    (
+        # Offsets bounded to [0, 0] disappear; the fusion's constant operands stay parameters.
+        "nested_dot_fusion_with_dynamic_slice",
+        """dot_lhs {
+      ROOT p0 = f32[2,4]{1,0} parameter(0)
+    }
+    dot_rhs {
+      p0 = f32[4,5,2]{2,1,0} parameter(0)
+      p1 = s32[] parameter(1)
+      p2 = s32[] parameter(2)
+      p3 = s32[] parameter(3)
+      dynamic_slice = f32[1,5,2]{2,1,0} dynamic-slice(p0, p1, p2, p3),
+        dynamic_slice_sizes={1,5,2}
+      ROOT bitcast = f32[5,2]{1,0} bitcast(dynamic_slice)
+    }
+    triton_gemm {
+      dot_lhs_param = f32[2,4]{1,0} parameter(0)
+      lhs = f32[2,4]{1,0} fusion(dot_lhs_param), kind=kCustom, calls=dot_lhs
+      dynamic_slice_input = f32[4,5,2]{2,1,0} parameter(1)
+      start_index0 = s32[] parameter(2)
+      start_index1 = s32[] parameter(3)
+      start_index2 = s32[] parameter(4)
+      rhs = f32[5,2]{1,0} fusion(dynamic_slice_input, start_index0, start_index1,
+        start_index2), kind=kCustom, calls=dot_rhs
+      ROOT dot = f32[4,5]{1,0} dot(lhs, rhs), lhs_contracting_dims={0},
+        rhs_contracting_dims={1}
+    }
+    ENTRY e {
+      p0 = f32[2,4]{1,0} parameter(0)
+      p1 = f32[4,5,2]{2,1,0} parameter(1)
+      p2 = s32[] parameter(2)
+      c0 = s32[] constant(0)
+      c1 = s32[] constant(0)
+      ROOT fusion = f32[4,5]{1,0} fusion(p0, p1, p2, c0, c1), kind=kCustom,
+        calls=triton_gemm
+    }""",
+        """operand id = 0 (d0, d1)[s0] -> (s0, d0),
+      domain: d0 in [0, 3], d1 in [0, 4], s0 in [0, 1]
+    operand id = 1 (d0, d1)[s0]{rt0} -> (rt0, d1, s0),
+      domain: d0 in [0, 3], d1 in [0, 4], s0 in [0, 1], rt0 in [0, 3]
+    runtime variables:
+      rt0: parameter(1);
+        (d0, d1)[s0] -> (), domain: d0 in [0, 3], d1 in [0, 4], s0 in [0, 1]
+    operand id = 2 (d0, d1) -> (),
+      domain: d0 in [0, 3], d1 in [0, 4]
+    operand id = 3 (d0, d1) -> (),
+      domain: d0 in [0, 3], d1 in [0, 4]
+    operand id = 4 (d0, d1) -> (),
+      domain: d0 in [0, 3], d1 in [0, 4]""",
+        None,
+    )
+)
 
 
 @pytest.mark.parametrize(
