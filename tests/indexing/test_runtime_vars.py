@@ -505,3 +505,21 @@ def test_constant_sum_offset_is_folded() -> None:
       }"""
     expected = "operand id = 0 (d0) -> (d0 + 42), domain: d0 in [0, 9]"
     assert_printed(printed(hlo, match_xla=False), expected)
+
+
+def doubling_chain(length: int) -> str:
+    """``idx = 2^length * iota`` as ``length`` adds of a value to itself."""
+    lines = ["x0 = s64[4,1] iota(), iota_dimension=0"]
+    lines += [f"x{i} = s64[4,1] add(x{i - 1}, x{i - 1})" for i in range(1, length + 1)]
+    lines.append(f"idx = s64[4,1] copy(x{length})")
+    return "\n        ".join(lines)
+
+
+def test_shared_operands_are_walked_once() -> None:
+    """``add(x, x)`` chains evaluate each value once (2^60 paths would never finish)."""
+    hlo = gather_fusion(doubling_chain(10), 4, operand_rows=5000)
+    (only,) = output_to_input(parse_root(hlo)).maps[0]
+    assert str(only.map.results[0]) == "d0 * 1024"
+    long_chain = gather_fusion(doubling_chain(60), 4, operand_rows=5000)
+    (kept_var,) = output_to_input(parse_root(long_chain)).maps[0]
+    assert [rt.instruction.name for rt in kept_var.rt_vars] == ["idx"]

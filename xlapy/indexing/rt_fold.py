@@ -37,6 +37,10 @@ from xlapy.ir.opcode import Opcode
 MAX_DEPTH = 64
 """Producers followed from the variable's source at most (deeper chains stay variables)."""
 
+MAX_VISITS = 512
+"""(instruction, index map) pairs evaluated per variable at most; a larger walk gives up
+(each pair is evaluated once, so ``add(x, x)`` chains stay linear)."""
+
 XLA_TRANSFORMS = frozenset(
     {
         Opcode.BITCAST,
@@ -96,12 +100,22 @@ class _Walk:
     def __init__(self, match_xla: bool) -> None:
         self.match_xla = match_xla
         self.transforms = XLA_TRANSFORMS if match_xla else XLA_TRANSFORMS | {Opcode.COPY}
+        self.seen: dict[tuple[int, IndexingMap], AffineExpr | None] = {}
 
     def value(self, source: HloInstruction, at: IndexingMap, depth: int) -> AffineExpr | None:
         """``source``'s element at ``at(x)`` in terms of ``x``; in the default mode only
         when every value on the way fits its element type."""
+        key = (id(source), at)
+        if key in self.seen:
+            return self.seen[key]
+        if depth > MAX_DEPTH or len(self.seen) >= MAX_VISITS:
+            return None
+        self.seen[key] = value = self._evaluate(source, at, depth)
+        return value
+
+    def _evaluate(self, source: HloInstruction, at: IndexingMap, depth: int) -> AffineExpr | None:
         shape = source.shape
-        if depth > MAX_DEPTH or not shape.is_array or not shape.element_type.is_integer:
+        if not shape.is_array or not shape.element_type.is_integer:
             return None
         rule = _RULES.get(source.opcode)
         if source.opcode in self.transforms:

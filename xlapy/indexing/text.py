@@ -21,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xlapy.errors import ParseError
+from xlapy.errors import InvalidArgument, ParseError
 from xlapy.indexing.affine import AffineExpr, as_expr, dim, symbol
 from xlapy.indexing.indexing_map import IndexingMap, Variable
 from xlapy.indexing.interval import Interval
@@ -184,9 +184,11 @@ class _Parser:
                 return result
 
     def _checked(self, token: _Token, op: object, a: AffineExpr, b: AffineExpr) -> AffineExpr:
+        """``op(a, b)``; a rule of affine expressions it breaks (a product of two
+        non-constants, a division by zero) becomes a located error at ``token``."""
         try:
             return op(a, b)  # type: ignore[operator, no-any-return]
-        except ValueError as err:
+        except InvalidArgument as err:
             raise ParseError.at(self.text, token.offset, str(err), self.filename) from None
 
     def unary(self) -> AffineExpr:
