@@ -16,8 +16,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools.fuzz.campaign import Pool, execute, minimize  # noqa: E402
-from tools.fuzz.judge import judge  # noqa: E402
+from tools.fuzz.campaign import Pool, confirm_hang, execute, minimize  # noqa: E402
+from tools.fuzz.judge import Finding, judge  # noqa: E402
 from tools.fuzz.sandbox import Limits  # noqa: E402
 from tools.fuzz.targets import TARGETS, Case, Target  # noqa: E402
 from xlapy.errors import EvaluationError, InvalidArgument, ParseError  # noqa: E402
@@ -52,6 +52,7 @@ def pool():  # type: ignore[no-untyped-def]
     _target("t-unlocated", _raise(InvalidArgument("something is wrong")))
     _target("t-located", _raise(InvalidArgument("add a [C1]: rule; got 3")))
     _target("t-sleep", lambda data: time.sleep(30))
+    _target("t-starved", lambda data: time.sleep(1.5))  # as a case starved of the CPU
     _target("t-memory", _allocate)
     _target("t-die", lambda data: os._exit(7))
     _target("t-needle", _needle)
@@ -88,6 +89,18 @@ def test_located_errors_and_long_runs_are_not_findings(pool):
         )
         is None
     )
+
+
+def test_a_hang_is_confirmed_with_more_time(pool):
+    limits = pool.limits
+    starved = execute(pool, Case("t-starved", "test", "parse"))
+    assert starved is not None
+    assert starved.kind == "hang"
+    assert not confirm_hang(limits, starved, "")  # done in 4 x 1 s: not a hang
+    stuck = Finding("t-sleep", "hang", "no result after 1 s", stage="parse", repro="parse")
+    assert confirm_hang(limits, stuck, "")
+    structured = Finding("builder", "hang", "no result after 1 s", stage="build", repro="x")
+    assert confirm_hang(limits, structured, "")  # kept as source: not re-run
 
 
 def _needle(data: str) -> None:

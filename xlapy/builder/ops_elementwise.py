@@ -245,6 +245,9 @@ def unary_op(
 ) -> XlaOp:
     if not isinstance(operand, XlaOp):
         raise InvalidArgument(f"{opcode.value}: operand must be an XlaOp; got {operand!r}")
+    problem = result_accuracy.problem() if result_accuracy is not None else None
+    if problem is not None:
+        raise InvalidArgument(f"{opcode.value}: result_accuracy: {problem}")
     attrs = {"result_accuracy": result_accuracy} if result_accuracy is not None else {}
     return operand.builder.add(opcode, [operand], attrs)
 

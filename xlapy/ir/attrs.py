@@ -499,6 +499,21 @@ class ResultAccuracy:
     def is_tolerance(self) -> bool:
         return bool(self.atol or self.rtol or self.ulps)
 
+    def problem(self) -> str | None:
+        """Why XLA would refuse this accuracy (``IsValidResultAccuracy``: a known mode,
+        tolerances finite and >= 0, ``ulps`` a non-negative int64), or None when it is valid."""
+        if self.mode not in ("default", "highest", "tolerance"):
+            return f"mode must be default, highest or tolerance; got {self.mode!r:.40}"
+        for name in ("atol", "rtol"):
+            value = getattr(self, name)
+            if not isinstance(value, int | float) or not 0 <= value < float("inf"):
+                return f"{name} must be a finite number >= 0; got {value!r:.40}"
+        if isinstance(self.ulps, bool) or not isinstance(self.ulps, int):
+            return f"ulps must be an int; got {self.ulps!r:.40}"
+        if not 0 <= self.ulps < 2**63:
+            return f"ulps must be a non-negative 64-bit integer; got {self.ulps}"
+        return None
+
     def __str__(self) -> str:
         if self.is_tolerance:
             return f"{{tolerance={{atol={self.atol:g},rtol={self.rtol:g},ulps={self.ulps}}}}}"

@@ -19,7 +19,7 @@ from xlapy.ir import attrs as A
 from xlapy.ir.opdefs import AttrKind, AttrSpec
 from xlapy.literal import Literal
 from xlapy.shape import Shape
-from xlapy.text.hlo_lexer import Cursor, Tok, c_escape
+from xlapy.text.hlo_lexer import Cursor, NanValue, Tok, c_escape
 from xlapy.text.hlo_mesh_groups import MAX_IOTA_IDS, parse_mesh_groups
 from xlapy.text.literal_text import format_literal, parse_literal_at
 
@@ -333,22 +333,35 @@ def parse_result_accuracy(p: Cursor) -> A.ResultAccuracy:
     if tok.value == "mode":
         mode = p.expect(Tok.IDENT, "an accuracy mode (default, highest)")
         p.expect_punct("}")
-        return A.ResultAccuracy(mode=str(mode.value))
+        accuracy = A.ResultAccuracy(mode=str(mode.value))
+        problem = accuracy.problem()
+        if problem is not None:
+            raise p.error(mode.start, f"result_accuracy: {problem}")
+        return accuracy
     if tok.value != "tolerance":
         raise p.error(tok.start, f"unknown result_accuracy field {tok.value!r}")
     p.expect_punct("{")
-    values = {"atol": 0.0, "rtol": 0.0, "ulps": 0.0}
+    values: dict[str, float | int] = {"atol": 0.0, "rtol": 0.0, "ulps": 0}
     while not p.accept_punct("}"):
         p.accept_punct(",")
         key = p.expect(Tok.ATTR, "atol=, rtol= or ulps=")
         if key.value not in values:
             raise p.error(key.start, f"unknown tolerance field {key.value!r}")
         num = p.next()
-        if num.kind not in (Tok.INT, Tok.FLOAT):
+        if key.value == "ulps" and num.kind is not Tok.INT:
+            raise p.expected("an integer", num)
+        if num.kind not in (Tok.INT, Tok.FLOAT) or isinstance(num.value, NanValue):
             raise p.expected("a number", num)
-        values[str(key.value)] = float(num.value)  # type: ignore[arg-type]
+        values[str(key.value)] = num.value  # type: ignore[assignment]
+        accuracy = A.ResultAccuracy("default", float(values["atol"]), float(values["rtol"]),
+                                    int(values["ulps"]))  # fmt: skip
+        problem = accuracy.problem()
+        if problem is not None:
+            raise p.error(num.start, f"result_accuracy: {problem}")
     p.expect_punct("}")
-    return A.ResultAccuracy("default", values["atol"], values["rtol"], int(values["ulps"]))
+    return A.ResultAccuracy(
+        "default", float(values["atol"]), float(values["rtol"]), int(values["ulps"])
+    )
 
 
 def format_result_accuracy(value: A.ResultAccuracy) -> str:
