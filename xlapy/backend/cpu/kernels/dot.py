@@ -44,6 +44,17 @@ def _as_bmk(x: Array, batch: Sequence[int], free: Sequence[int], contract: Seque
     return x.transpose([*batch, *free, *contract]).reshape(b, m, k)
 
 
+def _bmk_dims(
+    dims: Sequence[int], batch: Sequence[int], free: Sequence[int], contract: Sequence[int]
+) -> tuple[int, int, int]:
+    """The ``[b, m, k]`` sizes of ``_as_bmk`` for an operand of ``dims``."""
+    return (
+        math.prod(dims[d] for d in batch),
+        math.prod(dims[d] for d in free),
+        math.prod(dims[d] for d in contract),
+    )
+
+
 def integer_matmul(left: Array, right: Array) -> Array:
     """``left @ right`` (``[..., m, k] @ [..., k, n]``) for integer/pred operands as int64
     modulo 2**64.
@@ -117,22 +128,29 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     native = result_type in (dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128) and all(
         t is result_type for t in types
     )
+    if native and not flush:
+        # Static shapes: the [b, m, k] and [b, k, n] views are planned once.
+        lperm, lview = (*lb, *lf, *lc), _bmk_dims(lhs_shape.dims, lb, lf, lc)
+        rperm, rview = (*rb, *rf, *rc), _bmk_dims(rhs_shape.dims, rb, rf, rc)
+        lsame, rsame = lperm == tuple(range(len(lperm))), rperm == tuple(range(len(rperm)))
+        matmul = blas.matmul
+
+        def run_native(operands: list[Value], ctx: RunContext) -> Value:
+            lhs, rhs = operands
+            left = (lhs if lsame else lhs.transpose(lperm)).reshape(lview)  # type: ignore[union-attr]
+            right = (rhs if rsame else rhs.transpose(rperm)).reshape(rview)  # type: ignore[union-attr]
+            return matmul(left, right.transpose(0, 2, 1)).reshape(out_dims)
 
     def run_float(operands: list[Value], ctx: RunContext) -> Value:
         lhs, rhs = (np.asarray(v) for v in operands)
-        if native and not flush:
-            left, right = lhs, rhs
-        else:
-            acc = accumulator_dtype(result_type, lhs, rhs)
-            left, right = to_accumulator(lhs, acc, flush), to_accumulator(rhs, acc, flush)
+        acc = accumulator_dtype(result_type, lhs, rhs)
+        left, right = to_accumulator(lhs, acc, flush), to_accumulator(rhs, acc, flush)
         product = blas.matmul(
             _as_bmk(left, lb, lf, lc), _as_bmk(right, rb, rf, rc).transpose(0, 2, 1)
         )
-        total = product.reshape(out_dims)
-        if native and not flush:
-            return total
-        return from_accumulator(total, result_type, flush)
+        return from_accumulator(product.reshape(out_dims), result_type, flush)
 
     routine = "cgemm/zgemm" if result_type.is_complex else "sgemm/dgemm"
     how = f"BLAS {routine} via numpy matmul, single-threaded BLAS in row blocks over the cores"
-    return Kernel(run=run_float, how=how, exact=False, views=())
+    chosen = run_native if native and not flush else run_float
+    return Kernel(run=chosen, how=how, exact=False, views=())
