@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -193,3 +194,58 @@ def test_trace_of_an_spmd_program(platform: str, tmp_path: Path) -> None:
     assert row.count == 8
     assert row.bytes == 32
     assert "8 device runs" in profile.table()
+
+
+SEND_RECV = """HloModule send_recv, replica_count=2
+
+send_branch {
+  x = f32[3] parameter(0)
+  late = f32[3] custom-call(x), custom_call_target="xlapy_test.late_identity"
+  tok = token[] after-all()
+  s = (f32[3], u32[], token[]) send(late, tok), channel_id=7
+  sd = token[] send-done(s), channel_id=7
+  ROOT z = f32[3] negate(late)
+}
+
+recv_branch {
+  x = f32[3] parameter(0)
+  tok = token[] after-all()
+  r = (f32[3], u32[], token[]) recv(tok), channel_id=7
+  rd = (f32[3], token[]) recv-done(r), channel_id=7
+  ROOT v = f32[3] get-tuple-element(rd), index=0
+}
+
+ENTRY main {
+  p = f32[3] parameter(0)
+  rid = u32[] replica-id()
+  zero = u32[] constant(0)
+  is_sender = pred[] compare(rid, zero), direction=EQ
+  ROOT c = f32[3] conditional(is_sender, p, p), true_computation=send_branch, false_computation=recv_branch
+}
+"""
+
+
+@xlapy.custom_call_target("xlapy_test.late_identity")
+def _late_identity(ctx: object, instr: object, operands: list[np.ndarray]) -> np.ndarray:
+    """The operand, after 50 ms: the receiver of ``SEND_RECV`` waits for the sender."""
+    time.sleep(0.05)
+    return np.array(operands[0], copy=True)
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_trace_shows_a_wait_on_a_channel(platform: str) -> None:
+    module = xlapy.load(SEND_RECV)
+    x = np.array([1.0, 2.0, 3.0], np.float32)
+    profile = xlapy.Profile()
+    got = xlapy.run(module, x, platform=platform, profile=profile)
+    np.testing.assert_array_equal(got[1][0], x)  # replica 1 received replica 0's value
+    events = complete_events(profile.trace())
+    receiver = [e for e in events if e["tid"] == 1]
+    channel = [e for e in receiver if e["cat"] == "channel"]
+    assert {e["args"]["op"] for e in channel} <= {"recv", "recv-done"}
+    (wait,) = [e for e in receiver if e["cat"] == "wait"]
+    assert wait["dur"] >= 10_000  # us: most of the sender's 50 ms
+    holders = [e for e in channel if e["ts"] <= wait["ts"] <= e["ts"] + e["dur"]]
+    assert len(holders) == 1
+    assert_nested(receiver)
+    assert not [e for e in events if e["tid"] == 0 and e["cat"] == "wait"]
