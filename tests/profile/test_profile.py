@@ -15,7 +15,7 @@ import pytest
 
 import xlapy
 from tests.profile.programs import ELEMENTWISE, loop_text, psum
-from xlapy.profiling.observer import RunObserver
+from xlapy.profiling.observer import INSTRUCTION, RunObserver
 from xlapy.profiling.table import ProfileRow
 
 PLATFORMS = ("interpreter", "cpu")
@@ -249,3 +249,30 @@ def test_trace_shows_a_wait_on_a_channel(platform: str) -> None:
     assert len(holders) == 1
     assert_nested(receiver)
     assert not [e for e in events if e["tid"] == 0 and e["cat"] == "wait"]
+
+
+@pytest.mark.parametrize("platform", PLATFORMS)
+def test_a_fusion_is_one_row(platform: str) -> None:
+    """What runs inside a fusion (its computation, evaluated or run as a plan) stays in the
+    fusion's time: no row belongs to a fused computation, and the rows still add up."""
+    root = Path(__file__).resolve().parents[2] / "examples"
+    module = xlapy.load(root / "control_flow.opt.hlo")
+    inputs = np.load(root / "control_flow.inputs.npz")
+    profile = xlapy.Profile()
+    xlapy.run(module, *[inputs[f"arg{i}"] for i in range(len(inputs.files))],
+              platform=platform, profile=profile)  # fmt: skip
+    fusions = [
+        obj
+        for run in profile.runs
+        for log in run.logs
+        for kind, obj, _, _ in log.events or []
+        if kind == INSTRUCTION and obj.opcode is xlapy.Opcode.FUSION
+    ]
+    fused = {instr.attrs.calls.name for instr in fusions}
+    rows = profile.rows()
+    assert fused
+    assert not [row for row in rows if row.computation in fused]
+    assert any(row.opcode == "fusion" for row in rows)
+    summary = profile.summary()
+    total = sum(row.seconds for row in rows) + summary.dispatch_seconds
+    assert total == pytest.approx(summary.device_seconds, rel=1e-6)

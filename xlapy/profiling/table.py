@@ -2,9 +2,10 @@
 
 Rules:
 - An instruction's time is its *self* time: the time of its events minus the time of the
-  events nested in them (a while loop's body instructions, a fusion's instructions on the
-  interpreter), so that the rows add up and a loop does not hide its body. Waiting at a
-  rendezvous or channel stays in the collective's (or recv's) own time.
+  events nested in them (a while loop's body instructions, a conditional's branch), so that
+  the rows add up and a loop does not hide its body. A fusion is one unit: what runs inside
+  it (its computation, evaluated or run as a plan) stays in its time and has no rows of its
+  own. Waiting at a rendezvous or channel stays in the collective's (or recv's) own time.
 - ``% run`` is the share of the *device time*: the summed duration of every device's
   top-level calls (the entry computation), over all calls recorded.
 - Bytes touched by one execution are the static sizes of the operands plus the result
@@ -40,11 +41,17 @@ def bytes_touched(instr: HloInstruction) -> int:
     return shape_bytes(instr.shape) + sum(shape_bytes(o.shape) for o in instr.operands)
 
 
-def self_times(events: Sequence[Event]) -> tuple[list[int], int]:
-    """Each event's self time (its duration minus that of the events nested in it; waits are
-    not subtracted), and the summed duration of the top-level events (the device time)."""
+def _is_fusion(event: Event) -> bool:
+    return event[0] == INSTRUCTION and event[1].opcode is Opcode.FUSION
+
+
+def self_times(events: Sequence[Event]) -> tuple[list[int], list[bool], int]:
+    """Each event's self time (its duration minus that of the events nested in it; waits and
+    what runs inside a fusion are not subtracted), whether it ran inside a fusion, and the
+    summed duration of the top-level events (the device time)."""
     order = sorted(range(len(events)), key=lambda i: (events[i][2], -events[i][3]))
     own = [end - start for _, _, start, end in events]
+    inside = [False] * len(events)
     stack: list[int] = []
     top = 0
     for i in order:
@@ -53,10 +60,13 @@ def self_times(events: Sequence[Event]) -> tuple[list[int], int]:
             stack.pop()
         if not stack:
             top += end - start
-        elif kind != WAIT:
-            own[stack[-1]] -= end - start
+        else:
+            parent = stack[-1]
+            inside[i] = inside[parent] or _is_fusion(events[parent])
+            if kind != WAIT and not inside[i]:
+                own[parent] -= end - start
         stack.append(i)
-    return own, top
+    return own, inside, top
 
 
 @dataclass(frozen=True)
@@ -122,9 +132,11 @@ def summarize(logs: Iterable[DeviceLog], calls: int) -> Summary:
     for log in logs:
         events = log.events or []
         devices += 1
-        own, top = self_times(events)
+        own, inside, top = self_times(events)
         device_ns += top
-        for (kind, obj, start, end), self_ns in zip(events, own, strict=True):
+        for (kind, obj, start, end), self_ns, fused in zip(events, own, inside, strict=True):
+            if fused:
+                continue
             if kind == INSTRUCTION:
                 entry = totals.setdefault(id(obj), [obj, 0, 0])
                 entry[1] += 1
