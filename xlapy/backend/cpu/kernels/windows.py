@@ -118,15 +118,32 @@ def _trivial(d: WindowDimension) -> bool:
     )
 
 
-def _loops(rank: int, indent: int, parallel: bool) -> tuple[list[str], int]:
-    """``for o0 in prange(O0): for o1 in range(O1): ...`` lines; returns them and the indent
-    of the body."""
+def _loops(rank: int, indent: int) -> tuple[list[str], int]:
+    """``for o1 in range(O1): for o2 in range(O2): ...`` lines (``o0`` is the row function's
+    argument); returns them and the indent of the body."""
     lines = []
-    for d in range(rank):
-        loop = "numba.prange" if d == 0 and parallel else "range"
-        lines.append(" " * indent + f"for o{d} in {loop}(O{d}):")
+    for d in range(1, rank):
+        lines.append(" " * indent + f"for o{d} in range(O{d}):")
         indent += 4
     return lines, indent
+
+
+def _parallel_rows(name: str, row: str, args: str, result: str) -> list[str]:
+    """The cached parallel entry point: ``row(o0, ...)`` for each ``o0`` in
+    ``prange(result.shape[0])``.
+
+    The loop nest lives in the serial ``row`` function and the parallel function only calls
+    it: numba's parallel passes and gufunc lowering then see one call instead of the whole
+    nest, which made the maxpool kernel compile in 2.3 s of CPU instead of 4 s.
+    """
+    return [
+        "",
+        "",
+        "@numba.njit(cache=True, parallel=True)",
+        f"def {name}({args}):",
+        f"    for o0 in numba.prange({result}.shape[0]):",
+        f"        {row}(o0, {args})",
+    ]
 
 
 def _taps(rank: int, indent: int) -> tuple[list[str], int]:
@@ -163,16 +180,16 @@ def reduce_window_source(rank: int, vector: bool, combine: str, swapped: bool) -
         "import numpy as np",
         "",
         "",
-        '@numba.njit(inline="always")',
+        "@numba.njit",
         "def combine(a, b):",
         f"    {body}",
         "",
         "",
-        "@numba.njit(cache=True, parallel=True)",
-        f"def reduce_window(x, init, out, {tables}):",
+        "@numba.njit",
+        f"def window_row(o0, x, init, out, {tables}):",
         f"    {outs}{',' if rank + vector == 1 else ''} = out.shape",
     ]
-    loops, indent = _loops(rank, 4, parallel=True)
+    loops, indent = _loops(rank, 4)
     lines += loops
     pad = _any(rank, "i{d} == -1")
     real = _all(rank, "i{d} >= 0")
@@ -210,6 +227,7 @@ def reduce_window_source(rank: int, vector: bool, combine: str, swapped: bool) -
             ip + f"    acc = {acc.format(v=f'x[{cell}]')}",
             sp + f"out[{index}] = acc",
         ]
+    lines += _parallel_rows("reduce_window", "window_row", f"x, init, out, {tables}", "out")
     return "\n".join(lines) + "\n"
 
 
@@ -330,22 +348,22 @@ def select_and_scatter_source(rank: int, select: str, combine: str, swapped: boo
         "import numpy as np",
         "",
         "",
-        '@numba.njit(inline="always")',
+        "@numba.njit",
         "def combine(a, b):",
         f"    {_COMBINE[combine]}",
         "",
         "",
-        '@numba.njit(inline="always")',
+        "@numba.njit",
         "def keep(a, b):",
         f"    return {select}",
         "",
         "",
-        "@numba.njit(cache=True, parallel=True)",
-        f"def choose(x, zero, chosen, {tables}):",
+        "@numba.njit",
+        f"def choose_row(o0, x, zero, chosen, {tables}):",
         f"    {outs}{',' if rank == 1 else ''} = chosen.shape",
         strides,
     ]
-    loops, indent = _loops(rank, 4, parallel=True)
+    loops, indent = _loops(rank, 4)
     lines += loops
     sp = " " * indent
     lines += [sp + "best = -1", sp + "value = zero"]
@@ -359,6 +377,9 @@ def select_and_scatter_source(rank: int, select: str, combine: str, swapped: boo
         ip + f"        best = {flat}",
         ip + "        value = candidate",
         sp + f"chosen[{index}] = best",
+    ]
+    lines += _parallel_rows("choose", "choose_row", f"x, zero, chosen, {tables}", "chosen")
+    lines += [
         "",
         "",
         "@numba.njit(cache=True)",
