@@ -133,3 +133,21 @@ ENTRY e {
 }"""
     with pytest.raises(NoKernel, match="batch_group_count"):
         build(parse_hlo(text).entry.root)
+
+
+@pytest.mark.parametrize("block_bytes", [1, 200, 1000])
+def test_convolution_in_small_blocks(monkeypatch, block_bytes):
+    """Output positions split into many blocks (one row, a few rows, an uneven last block),
+    taken by the cores in turn: the same result as one block, bit for bit for integers."""
+    from xlapy.backend.cpu.kernels import convolution
+
+    monkeypatch.setattr(convolution, "_BLOCK_BYTES", block_bytes)
+    rng = np.random.default_rng(block_bytes)
+    for spatial in (1, 2, 3):
+        for _ in range(3):
+            lhs, rhs, text = random_conv(rng, np.int32, np.int32, "s32", spatial)
+            got, want, _ = run_both(text, lhs, rhs)
+            assert_same(got, want)
+        lhs, rhs, text = random_conv(rng, np.float32, np.float32, "f32", spatial)
+        got, want, _ = run_both(text, lhs, rhs)
+        assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))

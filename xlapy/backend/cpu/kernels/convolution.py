@@ -1,6 +1,7 @@
-"""Compiled ``convolution`` as GEMM: the input laid out channels-last, padded and dilated once,
-then im2col patches built chunk by chunk (a few MB each) and multiplied with the kernel by
-BLAS, one matmul per feature group.
+"""Compiled ``convolution`` as GEMM: the input laid out channels-last, then the im2col patches
+of one block of output positions at a time (about 1 MB, padding and dilation applied as they
+are read) multiplied with the kernel by BLAS into the block's rows of the result, one matmul
+per feature group; the cores take blocks in turn.
 
 Any dim_labels, strides, padding (negative too), lhs/rhs dilation, window reversal and
 feature_group_count; batch_group_count > 1 and dynamic-conv stay on the interpreter.
@@ -9,9 +10,9 @@ Accumulation follows the interpreter's contraction rules (``dot``'s precision ru
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
-from collections.abc import Callable, Sequence
 
 import numba
 import numpy as np
@@ -25,60 +26,62 @@ from xlapy.interpreter.evals.contraction import (
     to_accumulator,
 )
 from xlapy.interpreter.evals.convolution import conv_output_size
-from xlapy.ir.attrs import ConvolutionDimensionNumbers, Window, WindowDimension
+from xlapy.ir.attrs import ConvolutionDimensionNumbers, Window
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
 
-# Patches of one chunk of images are kept under this many bytes: large enough for efficient
-# GEMMs, small enough to bound the extra memory.
-_CHUNK_BYTES = 32 << 20
+# One block of output positions is multiplied at a time: its im2col patches (about this many
+# bytes) stay in the core's cache between being written and read by the GEMM, and the extra
+# memory of a call is one block per core (the whole im2col matrix of the conv2d benchmark,
+# 32x64x64 positions by 288 values, would be 151 MB).
+_BLOCK_BYTES = 1 << 20
 # Spatial dimensions are padded with unit ones up to this rank (one compiled im2col).
 _SPATIAL = 3
 
 
-def _padded(x: Array, window: Sequence[WindowDimension]) -> Array:
-    """Channels-last ``x`` (b, spatial..., f) with lhs dilation (zeros between elements) and
-    low/high padding applied (negative padding crops)."""
-    spatial = x.shape[1:-1]
-    dilated = [
-        (n - 1) * d.base_dilation + 1 if n else 0 for n, d in zip(spatial, window, strict=True)
-    ]
-    full = [
-        max(d.padding_low, 0) + m + max(d.padding_high, 0)
-        for m, d in zip(dilated, window, strict=True)
-    ]
-    out = np.zeros((x.shape[0], *full, x.shape[-1]), x.dtype)
-    target = tuple(
-        slice(max(d.padding_low, 0), max(d.padding_low, 0) + m, d.base_dilation)
-        for m, d in zip(dilated, window, strict=True)
-    )
-    out[(slice(None), *target, slice(None))] = x
-    crop = tuple(
-        slice(-min(d.padding_low, 0), f - (-min(d.padding_high, 0)))
-        for f, d in zip(full, window, strict=True)
-    )
-    return out[(slice(None), *crop, slice(None))]
-
-
-@numba.njit(cache=True, parallel=True)
-def _im2col(padded: Array, patches: Array, first: int, stride: Array, dilation: Array) -> None:
-    """``patches[b, o0, o1, o2, k0, k1, k2, f] = padded[first + b, o*stride + k*dilation, f]``
-    for three spatial dimensions (rows of output positions in parallel)."""
-    rows, n0, n1, n2, k0s, k1s, k2s, features = patches.shape
-    for r in numba.prange(rows * n0 * n1):
-        b = r // (n0 * n1)
-        o0 = r // n1 % n0
-        o1 = r % n1
-        for o2 in range(n2):
-            for k0 in range(k0s):
-                i0 = o0 * stride[0] + k0 * dilation[0]
-                for k1 in range(k1s):
-                    i1 = o1 * stride[1] + k1 * dilation[1]
-                    for k2 in range(k2s):
-                        i2 = o2 * stride[2] + k2 * dilation[2]
+@numba.njit(cache=True, nogil=True)
+def _im2col(
+    x: Array,
+    patches: Array,
+    first: int,
+    out_sizes: Array,
+    stride: Array,
+    dilation: Array,
+    low: Array,
+    base: Array,
+) -> None:
+    """Row ``r`` of ``patches`` (``(rows, k0, k1, k2, features)``) is the window of output
+    position ``first + r`` (flattened ``(b, o0, o1, o2)`` over ``out_sizes``) in
+    channels-last ``x`` (``(b, n0, n1, n2, features)``): tap ``k`` of dimension ``d`` reads
+    the padded, dilated input at ``p = o * stride + k * dilation``, which is input element
+    ``(p - low) / base`` when that is a whole number inside the input, else a padding zero."""
+    rows, k0s, k1s, k2s, features = patches.shape
+    n0, n1, n2 = x.shape[1], x.shape[2], x.shape[3]
+    o0s, o1s, o2s = out_sizes[0], out_sizes[1], out_sizes[2]
+    for r in range(rows):
+        position = first + r
+        o2 = position % o2s
+        o1 = position // o2s % o1s
+        o0 = position // (o1s * o2s) % o0s
+        b = position // (o0s * o1s * o2s)
+        for k0 in range(k0s):
+            q0 = o0 * stride[0] + k0 * dilation[0] - low[0]
+            i0 = q0 // base[0]
+            in0 = q0 >= 0 and q0 % base[0] == 0 and i0 < n0
+            for k1 in range(k1s):
+                q1 = o1 * stride[1] + k1 * dilation[1] - low[1]
+                i1 = q1 // base[1]
+                in1 = in0 and q1 >= 0 and q1 % base[1] == 0 and i1 < n1
+                for k2 in range(k2s):
+                    q2 = o2 * stride[2] + k2 * dilation[2] - low[2]
+                    i2 = q2 // base[2]
+                    if in1 and q2 >= 0 and q2 % base[2] == 0 and i2 < n2:
                         for f in range(features):
-                            patches[b, o0, o1, o2, k0, k1, k2, f] = padded[first + b, i0, i1, i2, f]
+                            patches[r, k0, k1, k2, f] = x[b, i0, i1, i2, f]
+                    else:
+                        for f in range(features):
+                            patches[r, k0, k1, k2, f] = 0
 
 
 @kernel_for(Opcode.CONVOLUTION, priority=10)
@@ -142,6 +145,9 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     lead = (1,) * (_SPATIAL - spatial)
     strides = np.array([*lead, *(d.stride for d in dims)], np.int64)
     dilations = np.array([*lead, *(d.window_dilation for d in dims)], np.int64)
+    lows = np.array([*(0 for _ in lead), *(d.padding_low for d in dims)], np.int64)
+    bases = np.array([*lead, *(d.base_dilation for d in dims)], np.int64)
+    out_sizes_ = np.array([*lead, *out_sizes], np.int64)
     # result dimension r is staged axis to_result[r]
     to_result = [order.index(d) for d in range(len(order))]
 
@@ -160,34 +166,35 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             w = np.flip(w, axis=reversed_axes)
         # w: (taps, group_in, fg, group_out) with K ordered (tap, input feature)
         w = np.ascontiguousarray(w).reshape(taps, group_in, fg, group_out)
-        total = np.zeros(staged, acc)
-        if positions and batch and out_features and taps and group_in:
-            padded = _padded(x, dims)
-            padded = padded.reshape(batch, *lead, *padded.shape[1:])
-            per_image = positions * taps * features * padded.dtype.itemsize
-            rows = max(1, min(_CHUNK_BYTES // max(per_image, 1), -(-batch // blas.workers())))
-            patches_shape = (*lead, *out_sizes, *lead, *kernel_sizes, features)
+        covered = bool(positions and batch and out_features and taps and group_in)
+        total = np.empty(staged, acc) if covered else np.zeros(staged, acc)
+        if covered:
+            x = np.ascontiguousarray(x).reshape(batch, *lead, *in_sizes, features)
+            flat = total.reshape(batch * positions, fg, group_out)
+            block = max(1, _BLOCK_BYTES // (taps * features * x.dtype.itemsize))
+            count = -(-(batch * positions) // block)
+            blocks = itertools.count()  # shared by the tasks: next() is atomic under the GIL
 
-            def chunk_task(start: int) -> Callable[[], None]:
-                def task() -> None:
-                    stop = min(batch, start + rows)
-                    patches = np.empty((stop - start, *patches_shape), padded.dtype)
-                    _im2col(padded, patches, start, strides, dilations)
-                    grouped = patches.reshape(-1, taps, fg, group_in)
-                    chunk = total[start:stop].reshape(-1, fg, group_out)
+            def task() -> None:
+                patches = np.empty((block, *lead, *kernel_sizes, features), x.dtype)
+                while (k := next(blocks)) < count:
+                    start = k * block
+                    stop = min(batch * positions, start + block)
+                    rows = patches[: stop - start]
+                    _im2col(x, rows, start, out_sizes_, strides, dilations, lows, bases)
+                    grouped = rows.reshape(-1, taps, fg, group_in)
+                    out = flat[start:stop]
                     for g in range(fg):
                         left = grouped[:, :, g, :].reshape(-1, taps * group_in)
                         right = w[:, :, g, :].reshape(taps * group_in, group_out)
                         if exact:
-                            chunk[:, g, :] = integer_matmul(left, right)
+                            out[:, g, :] = integer_matmul(left, right)
                         elif fg == 1:
-                            np.matmul(left, right, out=chunk[:, 0, :])
+                            np.matmul(left, right, out=out[:, 0, :])
                         else:
-                            chunk[:, g, :] = left @ right
+                            out[:, g, :] = left @ right
 
-                return task
-
-            blas.run_parallel([chunk_task(start) for start in range(0, batch, rows)])
+            blas.run_parallel([task] * min(blas.workers(), count))
         result = np.ascontiguousarray(total.transpose(to_result))
         if exact:
             return integer_result(result, result_type)
@@ -206,7 +213,13 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
         )
     )
     ones = np.ones(_SPATIAL, np.int64)
-    _im2col(np.zeros((1,) * 5, sample), np.zeros((1,) * 8, sample), 0, ones, ones)
+    zeros = np.zeros(_SPATIAL, np.int64)
+    _im2col(
+        np.zeros((1,) * 5, sample), np.zeros((1,) * 5, sample), 0, ones, ones, ones, zeros, ones
+    )
     compile_seconds = time.perf_counter() - started
-    how = f"numba im2col + BLAS GEMM in image chunks over the cores, {taps} tap(s), {fg} group(s)"
+    how = (
+        f"numba im2col + BLAS GEMM in blocks of output positions over the cores, {taps} tap(s), "
+        f"{fg} group(s)"
+    )
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=exact, views=())
