@@ -74,3 +74,40 @@ def test_builder_result_accuracy_is_checked_at_the_call(
     ops.Acos(x, ResultAccuracy(atol=0.5, ulps=2**63 - 1))
     text = print_hlo(b.build())
     assert print_hlo(xlapy.load(text)) == text
+
+
+def _mlir_cosine(accuracy: str) -> str:
+    return (
+        "func.func @main(%x: tensor<f32>) -> tensor<f32> {\n"
+        f"  %0 = stablehlo.cosine %x {{result_accuracy = #stablehlo.result_accuracy<{accuracy}>}}"
+        " : tensor<f32>\n  return %0 : tensor<f32>\n}\n"
+    )
+
+
+TOLERANCE = "mode = #stablehlo.result_accuracy_mode<TOLERANCE>"
+
+
+@pytest.mark.parametrize(
+    ("accuracy", "message"),
+    [
+        # Loaded, and the printed HLO ('ulps=100000000000000000000') did not.
+        (f"atol = 1.0, rtol = 0.0, ulps = 100000000000000000000, {TOLERANCE}",
+         "ulps must be a non-negative 64-bit integer; got 100000000000000000000"),
+        # float('x') was a ValueError.
+        (f'atol = "x", rtol = 0.0, ulps = 1, {TOLERANCE}', "atol must be a number; got 'x'"),
+        (f"atol = 0x7FC00000 : f32, rtol = 0.0, ulps = 1, {TOLERANCE}",
+         "atol must be a finite number >= 0; got nan"),
+        ("mode = #stablehlo.result_accuracy_mode<BOGUS>", "mode must be default, highest or"),
+    ],
+)  # fmt: skip
+def test_stablehlo_result_accuracy_values_are_located(accuracy: str, message: str) -> None:
+    with pytest.raises(InvalidArgument, match=r"^<string>:2:3: error: stablehlo.cosine: ") as info:
+        xlapy.load(_mlir_cosine(accuracy))
+    assert f"result_accuracy: {message}" in str(info.value)
+
+
+def test_stablehlo_result_accuracy_tolerance_loads_and_prints() -> None:
+    module = xlapy.load(_mlir_cosine(f"atol = 1.0e-3, rtol = 0.0, ulps = 2, {TOLERANCE}"))
+    assert module.entry.root.attrs.result_accuracy == ResultAccuracy("tolerance", 1e-3, 0.0, 2)
+    text = print_hlo(module)
+    assert print_hlo(xlapy.load(text)) == text

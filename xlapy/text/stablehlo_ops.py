@@ -116,12 +116,25 @@ def precision(value: Any) -> tuple[A.Precision, ...]:
 
 
 def result_accuracy(value: Any) -> A.ResultAccuracy | None:
+    """``#stablehlo.result_accuracy<...>`` as an HLO ResultAccuracy; values XLA refuses (see
+    ``ResultAccuracy.problem``) raise InvalidArgument (located at the op by the caller)."""
     if not isinstance(value, DialectAttr):
         return None
     f = value.fields
     mode = enum_name(f.get("mode", "DEFAULT")).lower()
-    return A.ResultAccuracy(mode, float(f.get("atol", 0.0)), float(f.get("rtol", 0.0)),
-                            int_attr(f.get("ulps", 0), "ulps"))  # fmt: skip
+    tolerances = []
+    for name in ("atol", "rtol"):
+        try:
+            tolerances.append(float(f.get(name, 0.0)))
+        except (TypeError, ValueError):
+            raise InvalidArgument(
+                f"result_accuracy: {name} must be a number; got {f.get(name)!r:.40}"
+            ) from None
+    accuracy = A.ResultAccuracy(mode, *tolerances, int_attr(f.get("ulps", 0), "ulps"))
+    problem = accuracy.problem()
+    if problem is not None:
+        raise InvalidArgument(f"result_accuracy: {problem}")
+    return accuracy
 
 
 def callee(builder: Builder, value: Any, op: Op) -> Any:
