@@ -523,3 +523,36 @@ def test_shared_operands_are_walked_once() -> None:
     long_chain = gather_fusion(doubling_chain(60), 4, operand_rows=5000)
     (kept_var,) = output_to_input(parse_root(long_chain)).maps[0]
     assert [rt.instruction.name for rt in kept_var.rt_vars] == ["idx"]
+
+
+SMALL_DS_OF_DS = """f {
+      src = s32[15, 6] parameter(0)
+      of11 = s32[] parameter(1)
+      of12 = s32[] parameter(2)
+      of21 = s32[] parameter(3)
+      of22 = s32[] parameter(4)
+      ds1 = s32[5, 3] dynamic-slice(src, of11, of12), dynamic_slice_sizes={5, 3}
+      ROOT ds2 = s32[2, 2] dynamic-slice(ds1, of21, of22), dynamic_slice_sizes={2, 2}
+    }
+    ENTRY e {
+      p0 = s32[15, 6] parameter(0)
+      p1 = s32[] parameter(1)
+      p2 = s32[] parameter(2)
+      p3 = s32[] parameter(3)
+      p4 = s32[] parameter(4)
+      ROOT fusion = s32[2, 2] fusion(p0, p1, p2, p3, p4), kind=kLoop, calls=f
+    }"""
+
+
+@pytest.mark.parametrize("offsets", [(12, -5, 4, 1), (7, 2, 0, 3), (10, 3, 3, 1), (-1, 1, -2, 9)])
+def test_dynamic_slice_of_dynamic_slice_reads(offsets: tuple[int, int, int, int]) -> None:
+    """The composed map with every offset clamped into its variable's bounds reads what the
+    interpreter reads (offsets past the operands included)."""
+    module = parse_hlo("HloModule m\n" + SMALL_DS_OF_DS, "<test>")
+    src = np.arange(15 * 6, dtype=np.int32).reshape(15, 6)
+    (out,) = xlapy.run(module, src, *(np.int32(v) for v in offsets))
+    runtime = {f"of{k}": np.int64(v) for k, v in zip((11, 12, 21, 22), offsets, strict=True)}
+    (only,) = output_to_input(module.entry.root).maps[0]
+    assert [rt.instruction.name for rt in only.rt_vars] == ["of21", "of22", "of11", "of12"]
+    got = relation([only], [15, 6], runtime)
+    assert got == from_gather_values(np.asarray(out), [15, 6])
