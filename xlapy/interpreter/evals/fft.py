@@ -10,7 +10,6 @@ away from XLA's on outputs that cancel).
 from __future__ import annotations
 
 import numpy as np
-import scipy.fft
 
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import Evaluator, evaluates
@@ -56,6 +55,8 @@ def fft(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
         )
     if x.size == 0 or 0 in lengths:
         return np.zeros(instr.shape.dims, dtype=dtype)
+    import scipy.fft  # on first use: scipy.fft costs ~0.5 s to import
+
     result: Array
     complex_type = np.complex64 if dtype in (np.complex64, np.float32) else np.complex128
     real_type = np.float32 if complex_type == np.complex64 else np.float64

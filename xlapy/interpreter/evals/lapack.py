@@ -10,13 +10,12 @@ element, and real ``geev`` eigenvectors unpacked to complex.
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
-import scipy.linalg.blas as blas
-import scipy.linalg.lapack as lapack
 
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import Evaluator, custom_call_target
@@ -27,6 +26,13 @@ _PREFIX = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex1
 
 Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[object, ...]]
 """(LAPACK type prefix, backend_config, one batch element's operands) -> its outputs."""
+
+
+def _scipy_routine(module: str, name: str) -> Callable[..., Any]:
+    """``scipy.linalg.<module>.<name>`` (``module`` is ``lapack`` or ``blas``), imported on first
+    use: scipy.linalg costs ~0.2 s to import, which every interpreter run would pay."""
+    routines = importlib.import_module(f"scipy.linalg.{module}")
+    return getattr(routines, name)  # type: ignore[no-any-return]
 
 
 def backend_config(instr: HloInstruction) -> dict[str, int]:
@@ -55,20 +61,20 @@ def _check_info(name: str, info: int) -> int:
 def _potrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
     lower = _flag(config, "uplo", "L") == "L"
-    c, info = getattr(lapack, p + "potrf")(a, lower=lower, clean=0)
+    c, info = _scipy_routine("lapack", p + "potrf")(a, lower=lower, clean=0)
     return c, np.int32(_check_info("potrf", info))
 
 
 def _getrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    lu, piv, info = getattr(lapack, p + "getrf")(a)
+    lu, piv, info = _scipy_routine("lapack", p + "getrf")(a)
     # scipy returns 0-based pivots; LAPACK (and jaxlib) return 1-based ones.
     return lu, (piv + 1).astype(np.int32), np.int32(_check_info("getrf", info))
 
 
 def _geqrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    qr, tau, _, info = getattr(lapack, p + "geqrf")(a)
+    qr, tau, _, info = _scipy_routine("lapack", p + "geqrf")(a)
     _check_info("geqrf", info)
     return qr, tau
 
@@ -78,7 +84,7 @@ def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
     name = p + ("ungqr" if p in "cz" else "orgqr")
     if a.shape[1] == 0:
         return (a.copy(),)
-    q, _, info = getattr(lapack, name)(a, tau)
+    q, _, info = _scipy_routine("lapack", name)(a, tau)
     _check_info(name, info)
     return (q,)
 
@@ -88,7 +94,7 @@ def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
     compute_v = _flag(config, "mode", "V") == "V"
     lower = _flag(config, "uplo", "L") == "L"
     name = p + ("heevd" if p in "cz" else "syevd")
-    w, v, info = getattr(lapack, name)(a, compute_v=int(compute_v), lower=int(lower))
+    w, v, info = _scipy_routine("lapack", name)(a, compute_v=int(compute_v), lower=int(lower))
     if not compute_v:
         v = np.zeros_like(a)
     return v, w, np.int32(_check_info(name, info))
@@ -111,7 +117,7 @@ def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
             _eye(vt_shape, a.dtype),
             np.int32(0),
         )
-    u, s, vt, info = getattr(lapack, p + "gesdd")(
+    u, s, vt, info = _scipy_routine("lapack", p + "gesdd")(
         a, compute_uv=int(mode != "N"), full_matrices=int(full)
     )
     if mode == "N":
@@ -147,13 +153,15 @@ def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
     n = a.shape[0]
     complex_type = np.complex64 if p in "sc" else np.complex128
     if p in "sd":
-        wr, wi, vl, vr, info = getattr(lapack, p + "geev")(
+        wr, wi, vl, vr, info = _scipy_routine("lapack", p + "geev")(
             a, compute_vl=int(left), compute_vr=int(right)
         )
         vl = _unpack_eigenvectors(wi, vl, complex_type) if left else np.zeros((n, n), complex_type)
         vr = _unpack_eigenvectors(wi, vr, complex_type) if right else np.zeros((n, n), complex_type)
         return wr, wi, vl, vr, np.int32(_check_info("geev", info))
-    w, vl, vr, info = getattr(lapack, p + "geev")(a, compute_vl=int(left), compute_vr=int(right))
+    w, vl, vr, info = _scipy_routine("lapack", p + "geev")(
+        a, compute_vl=int(left), compute_vr=int(right)
+    )
     if not left:
         vl = np.zeros((n, n), complex_type)
     if not right:
@@ -166,7 +174,9 @@ def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
     compute_v = _flag(config, "mode", "V") == "V"
     if _flag(config, "sort", "N") != "N":
         raise InvalidArgument("lapack gees: eigenvalue sorting (sort != 'N') is not supported")
-    results = getattr(lapack, p + "gees")(lambda *args: None, a, compute_v=int(compute_v), sort_t=0)
+    results = _scipy_routine("lapack", p + "gees")(
+        lambda *args: None, a, compute_v=int(compute_v), sort_t=0
+    )
     if p in "sd":
         t, sdim, wr, wi, vs, _, info = results
         if not compute_v:
@@ -184,7 +194,7 @@ def _gehrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
     low, high = config.get("low", 1), config.get("high") or n
     if n == 0:
         return a.copy(), np.zeros(0, a.dtype), np.int32(0)
-    ht, tau, info = getattr(lapack, p + "gehrd")(a, lo=low - 1, hi=high - 1)
+    ht, tau, info = _scipy_routine("lapack", p + "gehrd")(a, lo=low - 1, hi=high - 1)
     return ht, tau, np.int32(_check_info("gehrd", info))
 
 
@@ -196,7 +206,7 @@ def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
     if n == 0:
         real = a.real.dtype
         return a.copy(), np.zeros(0, real), np.zeros(0, real), np.zeros(0, a.dtype), np.int32(0)
-    c, d, e, tau, info = getattr(lapack, name)(a, lower=int(lower))
+    c, d, e, tau, info = _scipy_routine("lapack", name)(a, lower=int(lower))
     return c, d, e, tau, np.int32(_check_info(name, info))
 
 
@@ -208,7 +218,7 @@ def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
     unit = _flag(config, "diag", "N") == "U"
     if b.size == 0:
         return (b.copy(),)
-    x = getattr(blas, p + "trsm")(
+    x = _scipy_routine("blas", p + "trsm")(
         1.0, a, b, side=int(side == "R"), lower=int(lower), trans_a=trans, diag=int(unit)
     )
     return (x,)
@@ -220,7 +230,7 @@ def _gtsv(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
     if n == 0 or b.size == 0:
         return dl.copy(), d.copy(), du.copy(), b.copy(), np.int32(0)
     # jaxlib passes length-n sub/super diagonals whose first/last entry is unused.
-    du2, d_out, du_out, x, info = getattr(lapack, p + "gtsv")(dl[1:], d, du[:-1], b)
+    du2, d_out, du_out, x, info = _scipy_routine("lapack", p + "gtsv")(dl[1:], d, du[:-1], b)
     return (
         np.concatenate([dl[:1], du2]),
         d_out,

@@ -7,8 +7,9 @@ XLA, evaluated here directly with scipy.special in f64 and rounded once to the r
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
-import scipy.special
 
 from xlapy.interpreter.evals.elementwise import Row, element_type, register, reject, where
 from xlapy.interpreter.evaluator import Evaluator, evaluates
@@ -18,9 +19,18 @@ from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
 
+def _special(name: str) -> Callable[..., Array]:
+    """``scipy.special.<name>``, imported on first use (scipy.special costs ~0.3 s to import,
+    which every ``xlapy.run`` and compile would pay at start-up)."""
+    import scipy.special
+
+    function: Callable[..., Array] = getattr(scipy.special, name)
+    return function
+
+
 def erf_inv(x: Array) -> Array:
     """Inverse error function; odd, so ``erf_inv(-0.0) = -0.0`` (scipy gives +0.0)."""
-    return where(x == 0, x, scipy.special.erfinv(x))
+    return where(x == 0, x, _special("erfinv")(x))
 
 
 def lgamma(x: Array) -> Array:
@@ -31,46 +41,58 @@ def lgamma(x: Array) -> Array:
     magnitude = np.abs(x)
     with np.errstate(divide="ignore"):
         small = -np.log(where(magnitude == 0, 1.0, magnitude))
-    values = where((magnitude < tiny) & (magnitude != 0), small, scipy.special.gammaln(x))
+    values = where((magnitude < tiny) & (magnitude != 0), small, _special("gammaln")(x))
     return where(np.isinf(x), np.inf, values)
 
 
 def digamma(x: Array) -> Array:
     """``psi(x)``; NaN at every pole 0, -0, -1, -2, ... as CHLO's decomposition (the definition
     of chlo.digamma, run by XLA and the reference interpreter) gives (scipy gives -+inf at +-0)."""
-    return where(x == 0, np.nan, scipy.special.psi(x))
+    return where(x == 0, np.nan, _special("psi")(x))
 
 
 def polygamma(n: Array, x: Array) -> Array:
     """The n-th derivative of digamma at x; NaN unless n is a non-negative integer."""
     integral = (n == np.floor(n)) & (n >= 0)
     order = where(integral, n, 0).astype(np.int64)
-    values = where(order == 0, digamma(x), scipy.special.polygamma(order, x))
+    values = where(order == 0, digamma(x), _special("polygamma")(order, x))
     return where(integral, values, np.nan)
 
 
 def zeta(x: Array, q: Array) -> Array:
     """Hurwitz zeta ``sum_k (k + q) ** -x``; NaN for x < 1 as in XLA's CHLO expansion."""
-    return where(x < 1, np.nan, scipy.special.zeta(x, q))
+    return where(x < 1, np.nan, _special("zeta")(x, q))
 
 
 def igamma(a: Array, x: Array) -> Array:
     """Regularized lower incomplete gamma P(a, x); NaN outside a > 0, x >= 0."""
-    return where((a > 0) & (x >= 0), scipy.special.gammainc(a, x), np.nan)
+    return where((a > 0) & (x >= 0), _special("gammainc")(a, x), np.nan)
 
 
 def igammac(a: Array, x: Array) -> Array:
     """Regularized upper incomplete gamma Q(a, x) = 1 - P(a, x); NaN outside a > 0, x >= 0."""
-    return where((a > 0) & (x >= 0), scipy.special.gammaincc(a, x), np.nan)
+    return where((a > 0) & (x >= 0), _special("gammaincc")(a, x), np.nan)
+
+
+def _erf(x: Array) -> Array:
+    return _special("erf")(x)
+
+
+def _erfc(x: Array) -> Array:
+    return _special("erfc")(x)
+
+
+def _i1e(x: Array) -> Array:
+    return _special("i1e")(x)
 
 
 register(
-    Row(Opcode.ERF, real=scipy.special.erf, precise=True),
+    Row(Opcode.ERF, real=_erf, precise=True),
     Row(Opcode.ERF_INV, real=erf_inv, precise=True),
-    Row(Opcode.ERFC, real=scipy.special.erfc, precise=True),
+    Row(Opcode.ERFC, real=_erfc, precise=True),
     Row(Opcode.LGAMMA, real=lgamma, precise=True),
     Row(Opcode.DIGAMMA, real=digamma, precise=True),
-    Row(Opcode.BESSEL_I1E, real=scipy.special.i1e, precise=True),
+    Row(Opcode.BESSEL_I1E, real=_i1e, precise=True),
     Row(Opcode.POLYGAMMA, real=polygamma, precise=True),
     Row(Opcode.ZETA, real=zeta, precise=True),
     Row(Opcode.IGAMMA, real=igamma, precise=True),

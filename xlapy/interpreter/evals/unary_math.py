@@ -9,13 +9,21 @@ are evaluated in f64/c128 and rounded once to the result type.
 from __future__ import annotations
 
 import numpy as np
-import scipy.special
 
 from xlapy.dtypes import ElementType
 from xlapy.interpreter import intmath, numerics
 from xlapy.interpreter.evals.elementwise import Row, make_complex, register, typeless, where
 from xlapy.interpreter.numerics import Array
 from xlapy.ir.opcode import Opcode
+
+
+def logistic_real(x: Array) -> Array:
+    """``1 / (1 + exp(-x))`` as scipy's expit (imported here, on first use: scipy.special
+    costs ~0.3 s to import)."""
+    import scipy.special
+
+    result: Array = scipy.special.expit(x)
+    return result
 
 
 def abs_integer(x: Array, t: ElementType) -> Array:
@@ -155,7 +163,7 @@ register(
     Row(Opcode.EXPM1, real=np.expm1, complex=np.expm1, precise=True),
     Row(Opcode.LOG, real=np.log, complex=np.log, precise=True),
     Row(Opcode.LOG1P, real=np.log1p, complex=log1p_complex, precise=True),
-    Row(Opcode.LOGISTIC, real=scipy.special.expit, complex=logistic_complex, precise=True),
+    Row(Opcode.LOGISTIC, real=logistic_real, complex=logistic_complex, precise=True),
     Row(Opcode.SIN, real=np.sin, complex=np.sin, precise=True),
     Row(Opcode.COS, real=np.cos, complex=np.cos, precise=True),
     Row(Opcode.TAN, real=np.tan, complex=np.tan, precise=True),
