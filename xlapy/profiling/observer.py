@@ -181,6 +181,7 @@ class RunObserver:
     Attributes:
         runs: the calls observed, in order.
         origin: ``CLOCK()`` when the observer was made (times are reported from there).
+        local: per thread, ``local.log``: the log of the device that thread runs.
     """
 
     timed = False
@@ -219,11 +220,6 @@ class RunObserver:
             log = DeviceLog(run, device.flat_id, self.timed)
             run.logs.append(log)
         self.local.log = log
-        return log
-
-    def current(self) -> DeviceLog:
-        """The log of the device whose thread calls this."""
-        log: DeviceLog = self.local.log
         return log
 
     def waited(self, start: int) -> None:
