@@ -16,7 +16,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools.fuzz.campaign import Pool, confirm_hang, execute, minimize  # noqa: E402
+from tools.fuzz.campaign import Campaign, Pool, confirm_hang, execute, minimize, save  # noqa: E402
 from tools.fuzz.judge import Finding, judge  # noqa: E402
 from tools.fuzz.sandbox import Limits  # noqa: E402
 from tools.fuzz.targets import TARGETS, Case, Target  # noqa: E402
@@ -68,7 +68,6 @@ def pool():  # type: ignore[no-untyped-def]
         ("t-internal", "run", "internal-error", "EvaluationError: add a: internal error"),
         ("t-unlocated", "load", "unlocated", "InvalidArgument: something is wrong"),
         ("t-sleep", "parse", "hang", "no result after 1 s"),
-        ("t-memory", "load", "memory", "resident memory above 400 MiB"),
         ("t-die", "load", "crash", "the worker died: crash (exit code 7)"),
     ],
 )
@@ -80,6 +79,19 @@ def test_each_kind_of_finding_is_reported_with_its_input(pool, target, data, kin
     assert finding.repro == data
 
 
+def test_runaway_memory_is_reported_with_its_input(pool):
+    # Its own time limit: touching 600 MiB can take more than 1 s on a loaded machine, and
+    # the case must meet the memory limit before the time limit.
+    roomy = Pool(Limits(case_seconds=30.0, grace_seconds=5.0, memory_bytes=400 << 20))
+    try:
+        finding = execute(roomy, Case("t-memory", "test", "load"))
+    finally:
+        roomy.close()
+    assert finding is not None
+    assert (finding.kind, finding.stage, finding.repro) == ("memory", "load", "load")
+    assert finding.summary.startswith("resident memory above 400 MiB")
+
+
 def test_located_errors_and_long_runs_are_not_findings(pool):
     assert execute(pool, Case("t-located", "test", "load")) is None
     assert execute(pool, Case("t-sleep", "test", "run")) is None  # the evaluator may be slow
@@ -89,6 +101,16 @@ def test_located_errors_and_long_runs_are_not_findings(pool):
         )
         is None
     )
+
+
+def test_a_finding_keeps_the_program_its_input_is_for(pool, tmp_path):
+    # npz findings reported by the worker lost their program: the replay command had no
+    # --program and the minimizer and the hang confirmation ran the archive against nothing.
+    finding = execute(pool, Case("t-index", "test", "load", program="examples/mlp.hlo"))
+    assert finding is not None
+    assert finding.label == "test [program examples/mlp.hlo]"
+    ((_, path, command),) = save(Campaign(findings=[finding]), tmp_path)
+    assert command.endswith(f"--replay {path} --target t-index --program examples/mlp.hlo")
 
 
 def test_a_hang_is_confirmed_with_more_time(pool):

@@ -98,6 +98,8 @@ class _Reporter:
             signal.setitimer(signal.ITIMER_REAL, 0)
         if finding is not None:
             finding.label = case.label
+            if case.program:  # what the replay command and the minimizer run it with
+                finding.label += f" [program {case.program}]"
             finding.repro = repro_of(case)
             outcome = "finding"
         self.conn.send(("outcome", outcome))
