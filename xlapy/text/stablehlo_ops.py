@@ -122,15 +122,16 @@ def result_accuracy(value: Any) -> A.ResultAccuracy | None:
         return None
     f = value.fields
     mode = enum_name(f.get("mode", "DEFAULT")).lower()
-    tolerances = []
+    tolerances: dict[str, float] = {}
     for name in ("atol", "rtol"):
         try:
-            tolerances.append(float(f.get(name, 0.0)))
+            tolerances[name] = float(f.get(name, 0.0))
         except (TypeError, ValueError):
             raise InvalidArgument(
                 f"result_accuracy: {name} must be a number; got {f.get(name)!r:.40}"
             ) from None
-    accuracy = A.ResultAccuracy(mode, *tolerances, int_attr(f.get("ulps", 0), "ulps"))
+    ulps = int_attr(f.get("ulps", 0), "ulps")
+    accuracy = A.ResultAccuracy(mode, tolerances["atol"], tolerances["rtol"], ulps)
     problem = accuracy.problem()
     if problem is not None:
         raise InvalidArgument(f"result_accuracy: {problem}")
