@@ -1,6 +1,7 @@
 """While loops compiled whole vs the interpreter: scalar fori-loops, array states updated
 with dynamic-update-slice (scan-like), conditions with reductions, bodies with nested fusions
-and calls, a non-tuple state; and the loops that stay with the generic plan loop."""
+and calls, a non-tuple state, bodies with BLAS products and large states updated through a
+window; and the loops that stay with the generic plan loop."""
 
 from __future__ import annotations
 
@@ -169,10 +170,110 @@ def test_loops_with_an_op_without_generator_or_a_large_state_stay_plans() -> Non
     )
     module = parse_hlo(dot)
     (instr,) = [i for i in module.entry.instructions if i.opcode is Opcode.WHILE]
-    with pytest.raises(NoKernel, match="dot scaled: no element generator"):
+    with pytest.raises(NoKernel, match=r"dot scaled: not an f32/f64 \[m,k\] x \[k,n\] product"):
         while_kernel(instr, CompileOptions())
-    large = SCAN.replace("20,8", "20000,8")
+    # a large state element rewritten whole each iteration (not passed through, no window)
+    large = SCAN.replace("20,8", "20000,8").replace(
+        "tuple(next_i, new_h, xs, new_ys)", "tuple(next_i, new_h, xs, xs)"
+    )
     module = parse_hlo(large)
     (instr,) = [i for i in module.entry.instructions if i.opcode is Opcode.WHILE]
     with pytest.raises(NoKernel, match="is large"):
+        while_kernel(instr, CompileOptions())
+
+
+RNN = """HloModule rnn
+
+step {
+  a = f32[4,16] parameter(0)
+  x = f32[4,16] parameter(1)
+  s = f32[4,16] add(a, x)
+  ROOT t = f32[4,16] tanh(s)
+}
+
+body {
+  state = (s32[], f32[4,16], f32[STEPS,4,16], f32[STEPS,4,16], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(state), index=0
+  h = f32[4,16] get-tuple-element(state), index=1
+  xs = f32[STEPS,4,16] get-tuple-element(state), index=2
+  ys = f32[STEPS,4,16] get-tuple-element(state), index=3
+  w = f32[16,16] get-tuple-element(state), index=4
+  hw = f32[4,16] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  neg = f32[4,16] negate(h)
+  nw = f32[4,16] dot(neg, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  both = f32[4,16] add(hw, nw)
+  hh = f32[4,16] dot(both, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  zero = s32[] constant(0)
+  shift = s32[] constant(SHIFT)
+  at = s32[] add(i, shift)
+  row = f32[1,4,16] dynamic-slice(xs, i, zero, zero), dynamic_slice_sizes={1,4,16}
+  x = f32[4,16] reshape(row)
+  new_h = f32[4,16] fusion(hh, x), kind=kLoop, calls=step
+  new_row = f32[1,4,16] reshape(new_h)
+  new_ys = f32[STEPS,4,16] dynamic-update-slice(ys, new_row, at, zero, zero)
+  one = s32[] constant(1)
+  next_i = s32[] add(i, one)
+  ROOT next = (s32[], f32[4,16], f32[STEPS,4,16], f32[STEPS,4,16], f32[16,16]) tuple(next_i, new_h, xs, new_ys, w)
+}
+
+condition {
+  state = (s32[], f32[4,16], f32[STEPS,4,16], f32[STEPS,4,16], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(state), index=0
+  limit = s32[] constant(STEPS)
+  ROOT more = pred[] compare(i, limit), direction=LT
+}
+
+ENTRY main {
+  h = f32[4,16] parameter(0)
+  xs = f32[STEPS,4,16] parameter(1)
+  ys = f32[STEPS,4,16] parameter(2)
+  w = f32[16,16] parameter(3)
+  zero = s32[] constant(0)
+  init = (s32[], f32[4,16], f32[STEPS,4,16], f32[STEPS,4,16], f32[16,16]) tuple(zero, h, xs, ys, w)
+  ROOT loop = (s32[], f32[4,16], f32[STEPS,4,16], f32[STEPS,4,16], f32[16,16]) while(init), condition=condition, body=body
+}
+"""
+
+
+@pytest.mark.parametrize(
+    ("steps", "shift"),
+    [
+        pytest.param(12, 0, id="scan"),
+        pytest.param(12, 5, id="windows clamped at the end"),
+        pytest.param(5000, 0, id="large state"),
+    ],
+)
+def test_a_body_with_dots_runs_whole_and_updates_windows_in_place(steps: int, shift: int) -> None:
+    """Dots of state arrays and of computed values run as BLAS statements of the loop; the
+    stacked outputs are written a window per iteration, clamped as dynamic-update-slice is."""
+    text = RNN.replace("SHIFT", str(shift)).replace("STEPS", str(steps))
+    rng = np.random.default_rng(steps + shift)
+    state = (
+        np.array(0, np.int32),
+        rng.standard_normal((4, 16)).astype(np.float32),
+        rng.standard_normal((steps, 4, 16)).astype(np.float32),
+        rng.standard_normal((steps, 4, 16)).astype(np.float32),
+        (rng.standard_normal((16, 16)) * 0.2).astype(np.float32),
+    )
+    before = [np.copy(x) for x in state]
+    got, want, kernel = run_while(text, state)
+    assert "3 BLAS products" in kernel.how
+    assert not kernel.exact
+    for k in (0, 2, 4):
+        assert_bitwise(got[k], want[k], f"state element {k}")
+    for k in (1, 3):  # BLAS sums in its own order, then tanh
+        np.testing.assert_allclose(got[k], want[k], rtol=2e-5, atol=2e-6)
+    for x, y in zip(state, before, strict=True):
+        assert_bitwise(x, y, "the operand is never written")
+
+
+def test_a_dot_blas_cannot_take_keeps_the_loop_on_plans() -> None:
+    text = RNN.replace("SHIFT", "0").replace("STEPS", "3")
+    transposed = text.replace(
+        "hw = f32[4,16] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}",
+        "hw = f32[4,16] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={1}",
+    )
+    module = parse_hlo(transposed)
+    (instr,) = [i for i in module.entry.instructions if i.opcode is Opcode.WHILE]
+    with pytest.raises(NoKernel, match="dot hw: not an f32/f64"):
         while_kernel(instr, CompileOptions())

@@ -2,7 +2,8 @@
 condition and body consist of ops with element generators (scalars and small arrays,
 tuples, get-tuple-element, elementwise ops, compares, constants, data movement, fusions and
 calls, reductions), so an iteration costs nanoseconds instead of a dispatch of compiled
-plans.
+plans. Dots (BLAS statements of the loop) and state elements updated in place through a
+window (dynamic-update-slice, a scan's stacked outputs) are ``while_arrays``'s.
 
 The loop state lives in the kernel: scalar elements in local variables, array elements in
 the output arrays. Each iteration evaluates the condition, then every new state element
@@ -41,7 +42,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from xlapy import dtypes
-from xlapy.backend.cpu.codegen import data_movement, numba_types
+from xlapy.backend.cpu.codegen import data_movement, numba_types, while_arrays
 from xlapy.backend.cpu.codegen.fusion_emitter import module_source, runner
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Frame,
@@ -51,6 +52,7 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Output,
     Val,
 )
+from xlapy.backend.cpu.codegen.while_arrays import WindowUpdate
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.interpreter.loop_limit import loop_limit_error
@@ -61,18 +63,23 @@ from xlapy.literal import Value
 from xlapy.shape import Shape
 
 MAX_STATE_ELEMENTS = 1 << 16
-"""Largest array in a compiled loop's state (larger loops run as plans: their bodies are
-worth compiled fusions, and each iteration's dispatch is small beside them)."""
+"""Largest array in a compiled loop's state that the body rewrites whole (larger loops run as
+plans: their bodies are worth compiled fusions, and each iteration's dispatch is small beside
+them); elements passed through or updated through a window may be larger."""
 
 
 def _state_shapes(instr: HloInstruction) -> list[Shape]:
     shape = instr.shape
+    body: HloComputation = instr.attrs.body
     leaves = list(shape.tuple_shapes) if shape.is_tuple else [shape]
-    for leaf in leaves:
+    for k, leaf in enumerate(leaves):
         if not leaf.is_array:
             raise NoKernel(f"while {instr.name}: nested tuple or token in the loop state")
         numba_types.check(leaf.element_type, f"while {instr.name}")
-        if math.prod(leaf.dims) > MAX_STATE_ELEMENTS:
+        in_place = _unchanged(body, k, shape.is_tuple) or while_arrays.window_update_of(
+            body, k, shape.is_tuple
+        )
+        if math.prod(leaf.dims) > MAX_STATE_ELEMENTS and not in_place:
             raise NoKernel(
                 f"while {instr.name}: state element {leaf} is large (runs as compiled plans)"
             )
@@ -131,6 +138,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         em.emit_in(bounded, "break")
         loop.items.append(bounded)
         em.emit_in(loop, f"{iterations} += 1")
+        dots = while_arrays.materialize_dots(em, loop, body, instr.shape.is_tuple, state)
         new_values = _body_results(em, instr, body, shapes)
     _commit(em, loop, shapes, state, new_values)
     em.top.items.append(loop)
@@ -145,9 +153,12 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         raise NoKernel(f"while {instr.name}: numba could not compile it: {first}") from exc
     function = getattr(module, em.name)
     run = runner(function, em.args, outputs, instr.shape.is_tuple)
+    if dots:
+        run = _one_blas_thread(run)
     return Kernel(
         run=_bounded(run, instr, options.max_while_iterations),
-        how=f"numba whole loop, {len(shapes)} state elements",
+        how=f"numba whole loop, {len(shapes)} state elements"
+        + (f", {dots} BLAS products" if dots else ""),
         source=source,
         compile_seconds=time.perf_counter() - start,
         exact=em.exact,
@@ -187,6 +198,18 @@ def _bounded(
     return bounded
 
 
+def _one_blas_thread(
+    run: Callable[[list[Value], RunContext], Value],
+) -> Callable[[list[Value], RunContext], Value]:
+    """``run`` with numba's BLAS single-threaded on the calling thread."""
+
+    def run_one_thread(operands: list[Value], ctx: RunContext) -> Value:
+        with while_arrays.numba_blas_one_thread():
+            return run(operands, ctx)
+
+    return run_one_thread
+
+
 def _state_reader(
     em: KernelEmitter, loop: Frame, shape: Shape, state: str | KernelArg
 ) -> Callable[[Index], Val]:
@@ -204,14 +227,18 @@ def _state_reader(
 
 def _body_results(
     em: KernelEmitter, instr: HloInstruction, body: HloComputation, shapes: list[Shape]
-) -> list[str | KernelArg | None]:
-    """Every new state element: a value for scalars, a filled temporary for arrays (None for
-    the elements the body passes through unchanged)."""
+) -> list[str | KernelArg | WindowUpdate | None]:
+    """Every new state element: a value for scalars, a filled temporary for arrays, a window
+    for in-place updates (None for the elements the body passes through unchanged)."""
     root = body.root
-    results: list[str | KernelArg | None] = []
+    results: list[str | KernelArg | WindowUpdate | None] = []
     for k, shape in enumerate(shapes):
         if _unchanged(body, k, instr.shape.is_tuple):
             results.append(None)
+            continue
+        dus = while_arrays.window_update_of(body, k, instr.shape.is_tuple)
+        if dus is not None:
+            results.append(while_arrays.window_update(em, em.current, dus, f"next{k}"))
             continue
         if not shape.dims:
             if instr.shape.is_tuple:
@@ -250,9 +277,13 @@ def _commit(
     loop: Frame,
     shapes: list[Shape],
     state: list[str | KernelArg],
-    new_values: list[str | KernelArg | None],
+    new_values: list[str | KernelArg | WindowUpdate | None],
 ) -> None:
     """The new state replaces the old one after all of it was computed."""
+    for target, value in zip(state, new_values, strict=True):
+        if isinstance(value, WindowUpdate):
+            assert isinstance(target, KernelArg)
+            while_arrays.commit_window(em, loop, target, value)
     targets = [t for t, v in zip(state, new_values, strict=True) if isinstance(t, str) and v]
     values = [str(v) for t, v in zip(state, new_values, strict=True) if isinstance(t, str) and v]
     if len(targets) == 1:
