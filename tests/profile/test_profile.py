@@ -261,13 +261,14 @@ def test_a_fusion_is_one_row(platform: str) -> None:
     profile = xlapy.Profile()
     xlapy.run(module, *[inputs[f"arg{i}"] for i in range(len(inputs.files))],
               platform=platform, profile=profile)  # fmt: skip
-    fusions = [
-        obj
+    recorded = [
+        profile.objects[key]
         for run in profile.runs
         for log in run.logs
-        for kind, obj, _, _ in log.events or []
-        if kind == INSTRUCTION and obj.opcode is xlapy.Opcode.FUSION
+        for kind, key, _, _ in log.events or []
+        if kind == INSTRUCTION
     ]
+    fusions = [instr for instr in recorded if instr.opcode is xlapy.Opcode.FUSION]
     fused = {instr.attrs.calls.name for instr in fusions}
     rows = profile.rows()
     assert fused

@@ -66,8 +66,12 @@ def test_self_times_and_device_time(module: xlapy.HloModule) -> None:
     assert top == 100
     assert own == [100 - 20 - 30 - 20, 20, 16, 12, 30, 20, 5, 15]
     assert inside == [False, False, True, True, False, False, False, False]
-    log = type("Log", (), {"events": events})()
-    summary = summarize([log], calls=1)  # type: ignore[list-item]
+    objects = {id(obj): obj for _, obj, _, _ in events if obj is not None}
+    keyed = [
+        (kind, id(obj) if obj is not None else 0, start, end) for kind, obj, start, end in events
+    ]
+    log = type("Log", (), {"events": keyed})()
+    summary = summarize([log], 1, objects)  # type: ignore[list-item]
     rows = {row.instruction: row for row in summary.rows}
     assert sorted(rows) == ["f", "r", "w"]  # n ran inside the fusion
     assert [rows[x].seconds * 1e9 for x in ("f", "r", "w")] == pytest.approx([20, 30, 5])

@@ -39,6 +39,10 @@ class ObservedProgram(Program):
         return plan
 
     def _hooks(self, original: Plan) -> PlanHooks:
+        objects = self.observer.objects
+        objects[id(original.computation)] = original.computation
+        for record in original.records:
+            objects[id(record.instr)] = record.instr
         resets, loop = self.loops.get(id(original.computation), NO_LOOPS)
         local = self.observer.local
         steps = original.num_steps

@@ -42,7 +42,9 @@ CLOCK = time.perf_counter_ns
 """The clock of every recorded time (nanoseconds, monotonic, shared by all threads)."""
 
 INSTRUCTION, COMPUTATION, WAIT = 0, 1, 2
-"""Kinds of recorded events: ``(kind, instruction | computation | None, start, end)``."""
+"""Kinds of recorded events: ``(kind, key, start, end)``, where ``key`` is the ``id`` of the
+instruction or computation (``RunObserver.objects`` maps it back; 0 for waits). Tuples of
+plain ints are left alone by the garbage collector, so a long profile costs it nothing."""
 
 LoopInfo = tuple[tuple[str, ...], str | None]
 """For a computation: the while loops it holds (restarted when it is entered) and the while
@@ -94,7 +96,7 @@ class DeviceLog:
         instructions: instructions executed so far.
         loops: the iteration each running while loop is at (by instruction name).
         current_loop: the while loop whose iteration advanced last.
-        events: recorded ``(kind, object, start, end)`` events, or None when only counting.
+        events: recorded ``(kind, key, start, end)`` events, or None when only counting.
     """
 
     __slots__ = ("current_loop", "device", "events", "instructions", "loops", "run")
@@ -105,7 +107,7 @@ class DeviceLog:
         self.instructions = 0
         self.loops: dict[str, int] = {}
         self.current_loop: str | None = None
-        self.events: list[tuple[int, Any, int, int]] | None = [] if timed else None
+        self.events: list[tuple[int, int, int, int]] | None = [] if timed else None
 
     def entered(self, resets: Sequence[str], loop: str | None) -> None:
         """A computation started: restart the loops it holds, advance the one it is the
@@ -118,15 +120,17 @@ class DeviceLog:
             self.current_loop = loop
 
     def step(self, instr: HloInstruction, start: int) -> None:
-        """Instruction ``instr`` ran from ``start`` until now (a timed plan's step)."""
+        """Instruction ``instr`` (registered in ``RunObserver.objects``) ran from ``start``
+        until now."""
         self.instructions += 1
         if self.events is not None:
-            self.events.append((INSTRUCTION, instr, start, CLOCK()))
+            self.events.append((INSTRUCTION, id(instr), start, CLOCK()))
 
     def call(self, comp: HloComputation, start: int) -> None:
-        """A call of ``comp`` ran from ``start`` until now."""
+        """A call of ``comp`` (registered in ``RunObserver.objects``) ran from ``start``
+        until now."""
         if self.events is not None:
-            self.events.append((COMPUTATION, comp, start, CLOCK()))
+            self.events.append((COMPUTATION, id(comp), start, CLOCK()))
 
     def loop_status(self) -> str:
         """``while NAME iteration N`` for the loop that advanced last, if it still runs."""
@@ -147,10 +151,12 @@ class ObservedEvaluator(Evaluator):
         device: DeviceState | None,
         log: DeviceLog,
         loops: dict[int, LoopInfo],
+        objects: dict[int, Any],
     ) -> None:
         super().__init__(module, options, device)
         self.log = log
         self.loops = loops
+        self.objects = objects
 
     def call(self, comp: HloComputation, args: Sequence[Value]) -> Value:
         log = self.log
@@ -158,9 +164,10 @@ class ObservedEvaluator(Evaluator):
         log.entered(resets, loop)
         if log.events is None:
             return super().call(comp, args)
+        self.objects[id(comp)] = comp
         start = CLOCK()
         value = super().call(comp, args)
-        log.events.append((COMPUTATION, comp, start, CLOCK()))
+        log.call(comp, start)
         return value
 
     def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
@@ -168,6 +175,7 @@ class ObservedEvaluator(Evaluator):
         if log.events is None:
             log.instructions += 1
             return super().evaluate(instr, operands)
+        self.objects[id(instr)] = instr
         start = CLOCK()
         value = super().evaluate(instr, operands)
         log.step(instr, start)
@@ -182,6 +190,8 @@ class RunObserver:
         runs: the calls observed, in order.
         origin: ``CLOCK()`` when the observer was made (times are reported from there).
         local: per thread, ``local.log``: the log of the device that thread runs.
+        objects: the instructions and computations events name, by ``id`` (kept alive here,
+            so that the ids stay theirs).
     """
 
     timed = False
@@ -192,6 +202,7 @@ class RunObserver:
         self.origin = CLOCK()
         self._by_runtime: dict[int, RunRecord] = {}
         self.local = threading.local()
+        self.objects: dict[int, Any] = {}
         self._lock = threading.Lock()
         self._loops: dict[int, tuple[HloModule, dict[int, LoopInfo]]] = {}
         self._programs: dict[int, tuple[Program, Program]] = {}
@@ -227,7 +238,7 @@ class RunObserver:
         (``Runtime.on_wait``)."""
         log: DeviceLog | None = getattr(self.local, "log", None)
         if log is not None and log.events is not None:
-            log.events.append((WAIT, None, start, CLOCK()))
+            log.events.append((WAIT, 0, start, CLOCK()))
 
     def evaluator(
         self,
@@ -240,7 +251,7 @@ class RunObserver:
         """The evaluator of one device of an observed call (made in the device's thread)."""
         device = device or DeviceState()
         log = self.bind(module, device, platform)
-        return ObservedEvaluator(module, options, device, log, self.loops(module))
+        return ObservedEvaluator(module, options, device, log, self.loops(module), self.objects)
 
     def on_cpu(self, program: Program) -> tuple[Program, Callable[..., Evaluator]]:
         """What an observed call on ``cpu`` runs instead of ``program``, and its evaluator

@@ -43,7 +43,8 @@ class Profile(RunObserver):
 
     def summary(self) -> Summary:
         """The totals and per-instruction rows (``xlapy.profiling.table``)."""
-        return summarize((log for run in self.runs for log in run.logs), len(self.runs))
+        logs = (log for run in self.runs for log in run.logs)
+        return summarize(logs, len(self.runs), self.objects)
 
     def rows(self) -> list[ProfileRow]:
         """One row per instruction executed, longest self time first."""

@@ -26,6 +26,7 @@ from xlapy.ir.opcode import Opcode
 from xlapy.profiling.observer import COMPUTATION, INSTRUCTION, WAIT, DeviceLog
 
 Event = tuple[int, Any, int, int]
+"""``(kind, object, start, end)``: a recorded event with its key resolved."""
 
 NO_TRAFFIC = frozenset({
     Opcode.BITCAST, Opcode.CALL, Opcode.CONDITIONAL, Opcode.GET_TUPLE_ELEMENT,
@@ -124,13 +125,19 @@ class Summary:
     devices: int
 
 
-def summarize(logs: Iterable[DeviceLog], calls: int) -> Summary:
-    """Aggregates the events of ``logs`` per instruction (see the module docstring)."""
+def resolved(log: DeviceLog, objects: dict[int, Any]) -> list[Event]:
+    """The events of ``log`` with the instruction or computation of each key."""
+    return [(kind, objects.get(key), start, end) for kind, key, start, end in log.events or []]
+
+
+def summarize(logs: Iterable[DeviceLog], calls: int, objects: dict[int, Any]) -> Summary:
+    """Aggregates the events of ``logs`` per instruction (see the module docstring);
+    ``objects`` resolves their keys."""
     totals: dict[int, list[Any]] = {}  # id(instr) -> [instr, count, self ns]
     device_ns = dispatch_ns = wait_ns = 0
     devices = 0
     for log in logs:
-        events = log.events or []
+        events = resolved(log, objects)
         devices += 1
         own, inside, top = self_times(events)
         device_ns += top

@@ -25,7 +25,7 @@ from typing import Any
 
 from xlapy.ir.opcode import Opcode
 from xlapy.profiling.observer import COMPUTATION, INSTRUCTION, RunObserver
-from xlapy.profiling.table import bytes_touched
+from xlapy.profiling.table import bytes_touched, resolved
 
 COLLECTIVES = frozenset({
     Opcode.ALL_GATHER, Opcode.ALL_GATHER_DONE, Opcode.ALL_GATHER_START, Opcode.ALL_REDUCE,
@@ -67,7 +67,7 @@ def trace_events(observer: RunObserver) -> dict[str, Any]:
             name = f"device {tid} (replica {device.replica}, partition {device.partition})"
             events.append(_meta("thread_name", pid, tid, {"name": name}))
             events.append(_meta("thread_sort_index", pid, tid, {"sort_index": tid}))
-            for kind, obj, start, end in log.events or []:
+            for kind, obj, start, end in resolved(log, observer.objects):
                 event: dict[str, Any] = {
                     "ph": "X",
                     "pid": pid,
