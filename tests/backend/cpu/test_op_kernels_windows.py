@@ -7,6 +7,7 @@ import pytest
 from op_kernels_util import assert_same, build, random_array, run_both, shape_text, type_name
 
 from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.backend.cpu.kernels import windows
 from xlapy.interpreter.evals.windows import window_output_dims
 from xlapy.ir.attrs import Window
 from xlapy.text.hlo_parser import parse_hlo
@@ -109,6 +110,31 @@ def test_reduce_window_maxpool_same_nhwc():
     text = reduce_window_text(x, window, "maximum", False, out_dims)
     got, want, kernel = run_both(text, x, np.array(-np.inf, np.float32))
     assert "vectorised" in kernel.how
+    assert "parallel" not in kernel.how  # small: one thread, no parallel compile
+    assert_same(got, want)
+
+
+def test_window_kernels_parallel_variants(monkeypatch):
+    """Above PARALLEL_WORK the rows of the result run in a prange: same bits."""
+    monkeypatch.setattr(windows, "PARALLEL_WORK", 0)
+    rng = np.random.default_rng(11)
+    for trial in range(8):
+        rank = int(rng.integers(1, 5))
+        dims = [int(rng.integers(1, 6)) for _ in range(rank)]
+        window = random_window(rng, dims, trivial_last=trial % 2 == 0 and rank > 1)
+        out_dims = window_output_dims("reduce-window", None, dims, window)
+        x = with_specials(rng, random_array(rng, np.float32, dims))
+        text = reduce_window_text(x, window, "maximum", trial % 3 == 0, out_dims)
+        got, want, kernel = run_both(text, x, np.array(-np.inf, np.float32))
+        assert "parallel" in kernel.how
+        assert_same(got, want)
+    x = random_array(rng, np.float32, (6, 7))
+    window = Window.make([2, 3], [2, 1], [(0, 1), (1, 0)])
+    out_dims = window_output_dims("select-and-scatter", None, x.shape, window)
+    source = random_array(rng, np.float32, out_dims)
+    text = select_and_scatter_text(x, source, window, "GE", False, "add")
+    got, want, kernel = run_both(text, x, source, np.array(0, np.float32))
+    assert "in parallel" in kernel.how
     assert_same(got, want)
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from xlapy import dtypes
+from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.dtypes import ElementType
@@ -128,22 +129,30 @@ def _loops(rank: int, indent: int) -> tuple[list[str], int]:
     return lines, indent
 
 
-def _parallel_rows(name: str, row: str, args: str, result: str) -> list[str]:
-    """The cached parallel entry point: ``row(o0, ...)`` for each ``o0`` in
-    ``prange(result.shape[0])``.
+def _rows(name: str, row: str, args: str, result: str, parallel: bool) -> list[str]:
+    """The cached entry point: ``row(o0, ...)`` for each ``o0`` in ``range(result.shape[0])``,
+    a ``prange`` when ``parallel``.
 
     The loop nest lives in the serial ``row`` function and the parallel function only calls
     it: numba's parallel passes and gufunc lowering then see one call instead of the whole
-    nest, which made the maxpool kernel compile in 2.3 s of CPU instead of 4 s.
+    nest, which made the maxpool kernel compile in 2.3 s of CPU instead of 4 s. Small
+    windows (``_parallel``) skip them altogether (about 1.5 s of CPU less).
     """
     return [
         "",
         "",
-        "@numba.njit(cache=True, parallel=True)",
+        "@numba.njit(cache=True" + (", parallel=True)" if parallel else ")"),
         f"def {name}({args}):",
-        f"    for o0 in numba.prange({result}.shape[0]):",
+        f"    for o0 in {'numba.prange' if parallel else 'range'}({result}.shape[0]):",
         f"        {row}(o0, {args})",
     ]
+
+
+def _parallel(options: CompileOptions, out_dims: Sequence[int], window: Window) -> bool:
+    """Whether a window kernel runs on several threads: as for fusions, from
+    ``PARALLEL_WORK`` (output elements times window cells) on."""
+    cells = math.prod(d.size for d in window.dimensions)
+    return options.parallel and math.prod(out_dims) * cells >= PARALLEL_WORK
 
 
 def _taps(rank: int, indent: int) -> tuple[list[str], int]:
@@ -164,7 +173,9 @@ def _all(rank: int, test: str) -> str:
     return " and ".join(test.format(d=d) for d in range(rank))
 
 
-def reduce_window_source(rank: int, vector: bool, combine: str, swapped: bool) -> str:
+def reduce_window_source(
+    rank: int, vector: bool, combine: str, swapped: bool, parallel: bool = True
+) -> str:
     """The generated reduce-window loop nest over ``rank`` windowed dimensions (plus a
     trailing contiguous dimension when ``vector``)."""
     body = _COMBINE[combine]
@@ -227,7 +238,7 @@ def reduce_window_source(rank: int, vector: bool, combine: str, swapped: bool) -
             ip + f"    acc = {acc.format(v=f'x[{cell}]')}",
             sp + f"out[{index}] = acc",
         ]
-    lines += _parallel_rows("reduce_window", "window_row", f"x, init, out, {tables}", "out")
+    lines += _rows("reduce_window", "window_row", f"x, init, out, {tables}", "out", parallel)
     return "\n".join(lines) + "\n"
 
 
@@ -273,7 +284,8 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
     vector = _trivial(window.dimensions[-1])
     rank = len(dims) - vector
     tables = tap_tables(dims[:rank], Window(window.dimensions[:rank]), padded_out[:rank])
-    source = reduce_window_source(rank, vector, combine, swapped)
+    parallel = _parallel(options, out_dims, window)
+    source = reduce_window_source(rank, vector, combine, swapped, parallel)
     storage = _storage(t)
     started = time.perf_counter()
     loop = _compile(source, "reduce_window", options.cache_dir)
@@ -291,8 +303,10 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
             loop(x, init_value, out, *tables)
         return out.view(dtype).reshape(out_dims)
 
-    how = f"numba loop nest ({combine}), {rank} windowed dim(s)" + (
-        ", contiguous last dim vectorised" if vector else ""
+    how = (
+        f"numba loop nest ({combine}), {rank} windowed dim(s)"
+        + (", contiguous last dim vectorised" if vector else "")
+        + (", parallel" if parallel else "")
     )
     return Kernel(
         run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True, views=()
@@ -330,7 +344,9 @@ def select_expression(comp: HloComputation, t: ElementType) -> str:
     return f"{first} {op} {second}"
 
 
-def select_and_scatter_source(rank: int, select: str, combine: str, swapped: bool) -> str:
+def select_and_scatter_source(
+    rank: int, select: str, combine: str, swapped: bool, parallel: bool = True
+) -> str:
     """Generated select-and-scatter: a parallel pass choosing each window's cell, then the
     sequential scatter of ``source`` in row-major order."""
     tables = ", ".join(f"t{d}" for d in range(rank))
@@ -378,7 +394,7 @@ def select_and_scatter_source(rank: int, select: str, combine: str, swapped: boo
         ip + "        value = candidate",
         sp + f"chosen[{index}] = best",
     ]
-    lines += _parallel_rows("choose", "choose_row", f"x, zero, chosen, {tables}", "chosen")
+    lines += _rows("choose", "choose_row", f"x, zero, chosen, {tables}", "chosen", parallel)
     lines += [
         "",
         "",
@@ -423,7 +439,8 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
     padded_out = (1,) * (len(dims) - operand.rank) + tuple(out_dims)
     rank = len(dims)
     tables = tap_tables(dims, window, padded_out)
-    text = select_and_scatter_source(rank, select, combine, swapped)
+    parallel = _parallel(options, out_dims, window)
+    text = select_and_scatter_source(rank, select, combine, swapped, parallel)
     storage = _storage(t)
     started = time.perf_counter()
     module = load_source(text, options.cache_dir)
@@ -444,7 +461,9 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
             module.scatter(out.reshape(-1), chosen.reshape(-1), src.reshape(-1))
         return out.view(dtype)
 
-    how = f"numba select ({select}) in parallel, sequential {combine} scatter"
+    how = (
+        f"numba select ({select}){' in parallel' if parallel else ''}, sequential {combine} scatter"
+    )
     return Kernel(
         run=run, how=how, source=text, compile_seconds=compile_seconds, exact=True, views=()
     )
