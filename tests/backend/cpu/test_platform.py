@@ -280,3 +280,28 @@ ENTRY main {
     with pytest.raises(InvalidArgument) as executable:
         exe(np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
     assert str(executable.value) == str(interpreter.value)
+
+
+def test_plain_calls_start_from_a_fresh_device_state() -> None:
+    """Plain calls reuse a session: its RNG counter starts again at each call, as on a fresh
+    device (the interpreter's result, every time), and a failed call leaves nothing behind."""
+    text = """HloModule m
+ENTRY main {
+  lo = f32[] parameter(0)
+  hi = f32[] parameter(1)
+  a = f32[5] rng(lo, hi), distribution=rng_uniform
+  b = f32[5] rng(lo, hi), distribution=rng_uniform
+  ROOT t = (f32[5], f32[5]) tuple(a, b)
+}
+"""
+    module = parse_hlo(text)
+    exe = xlapy.compile(module)
+    want = xlapy.run(module, np.float32(0), np.float32(1))
+    assert not np.array_equal(want[0], want[1])
+    for _ in range(3):
+        got = exe(np.float32(0), np.float32(1))
+        for g, w in zip(got, want, strict=True):
+            np.testing.assert_array_equal(g, w)
+    with pytest.raises(InvalidArgument):
+        exe(np.float32(0))
+    np.testing.assert_array_equal(exe(np.float32(0), np.float32(1))[1], want[1])

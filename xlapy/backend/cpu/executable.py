@@ -76,6 +76,7 @@ class Executable:
         # parameter; set once the module's call graph has been checked (first plain call).
         self._parameters: list[tuple[Shape, np.dtype[Any] | None, tuple[int, ...]]] | None = None
         self._always_fits = False  # the peak live bytes need no look at the free memory
+        self._idle: list[Session] = []  # sessions of plain calls that returned (_run_plain)
 
     def __call__(
         self,
@@ -184,18 +185,38 @@ class Executable:
 
     def _run_plain(self, arguments: list[Value]) -> list[Any]:
         """``__call__``'s short road: the one device run on this thread, its errors reported
-        as ``Runtime.run_devices`` reports them, the root flattened as ``finish_call`` does."""
+        as ``Runtime.run_devices`` reports them, the root flattened as ``finish_call`` does.
+
+        The session (device state, evaluator, contexts) of a plain call that returned is
+        kept for the next one, reset to a fresh device's state (RNG counter, rendezvous
+        counts) with a fresh runtime; a call that raised drops its session."""
         runtime = Runtime(1, 1, DEFAULT_TIMEOUT)
         if self._program is None:
             call = PreparedCall(runtime, {0: arguments})
             return finish_call(call, self.execute(call), None)
         try:
-            value = self._run_device(runtime, 0, arguments, current_observer())
+            observer = current_observer()
+            if observer is not None:
+                return flatten(self._run_device(runtime, 0, arguments, observer))
+            try:
+                session = self._idle.pop()  # atomic: each thread takes its own
+                device = session.device
+                device.runtime = runtime
+                device.rng_state = 0
+                device.executions.clear()
+            except IndexError:
+                device = DeviceState(runtime=runtime)
+                session = Session(
+                    self._program, device, Evaluator(self.module, self._options, device)
+                )
+            plan = self._program.plan(self.module.entry)
+            value = plan.execute(session, [_writable(a) for a in arguments], plan.no_ownership)
+            self._idle.append(session)
         except XlaError:
             raise
         except Exception as err:
             raise EvaluationError(f"device failed: {type(err).__name__}: {err}") from err
-        return flatten(value)
+        return flatten(_for_user(value, plan))
 
     def report(self, sources: bool = False) -> str:
         """How each instruction runs: kernel or interpreter fallback (and why), compile time;
