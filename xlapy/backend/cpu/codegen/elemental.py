@@ -8,7 +8,8 @@ complement wrap-around); XLA's integer rules come from ``scalar_ops``; f16 and b
 f32 (f64 for the interpreter's precise functions) and round after every op (``narrow``); float32
 ``exp/log/tanh/logistic`` use the inline forms of ``fast_math`` (a few ulp, as XLA:CPU), and
 the functions the interpreter evaluates in f64 (``math.*``) are evaluated in f64 and rounded
-once to the result type, as the interpreter does.
+once to the result type, as the interpreter does. Under ``flush_denormals`` operands and
+results are flushed to zero by the rules of ``flush_rule``.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from xlapy.backend.cpu.codegen.loop_emitter import Index, KernelEmitter, Val, ge
 from xlapy.backend.cpu.codegen.numba_types import ctor
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
+from xlapy.interpreter.evals.convert import _fpu_conversion
 from xlapy.ir.attrs import ComparisonDirection, ComparisonType
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -385,6 +387,63 @@ def wrap(em: KernelEmitter, t: ElementType, expr: str) -> str:
     return f"{ctor(t)}({expr})" if not t.is_pred else f"np.bool_({expr})"
 
 
+# ---- flush to zero ------------------------------------------------------------------------
+
+_KEEP_BITS = frozenset(
+    {
+        Opcode.ABS, Opcode.NEGATE, Opcode.COPY, Opcode.REAL, Opcode.IMAG, Opcode.SELECT,
+        Opcode.BITCAST_CONVERT, Opcode.REDUCE_PRECISION,
+    }
+)  # fmt: skip
+"""Ops XLA:CPU does on the bits: nothing is flushed (the interpreter's rows say the same)."""
+
+
+def flush_helper(em: KernelEmitter, t: ElementType) -> str | None:
+    """The helper flushing subnormal values of ``t`` to zero when the kernel is compiled
+    with ``flush_denormals``; None when nothing is flushed (flushing off, integers, pred,
+    f16, whose values are never subnormal in the f32 they are computed in)."""
+    if not em.flush_denormals:
+        return None
+    if t in (dtypes.F32, dtypes.BF16):
+        return em.helper("scalar_ops", "flush_f32")
+    if t is dtypes.F64:
+        return em.helper("scalar_ops", "flush_f64")
+    return None
+
+
+def flush_rule(instr: HloInstruction) -> tuple[tuple[int, ...], bool]:
+    """``(operands read with subnormals as zeros, whether a subnormal result becomes
+    zero)`` under ``flush_denormals``: XLA:CPU's DAZ/FTZ as the interpreter applies them
+    (its elementwise rows, compare, clamp and convert): sign and data-movement ops keep
+    bits; remainder reads only its divisor as flushed and keeps its result; power flushes
+    only its result; TOTALORDER compares bits; convert flushes where XLA:CPU converts with
+    an FPU instruction (``evals.convert``)."""
+    op = instr.opcode
+    every = tuple(range(len(instr.operands)))
+    if op in _KEEP_BITS:
+        return (), False
+    if op is Opcode.REMAINDER:
+        return (1,), False
+    if op is Opcode.POWER:
+        return (), True
+    if op is Opcode.COMPARE:
+        return ((), False) if instr.attrs.type is ComparisonType.TOTALORDER else (every, False)
+    if op is Opcode.CONVERT:
+        source, target = instr.operands[0].shape.element_type, instr.shape.element_type
+        fpu = source is not target and _fpu_conversion(source, target)
+        return (every if fpu else ()), fpu
+    return every, True
+
+
+def flushed(em: KernelEmitter, value: Val) -> Val:
+    """``value`` with a subnormal read as zero (itself when nothing is flushed)."""
+    helper = flush_helper(em, value.type)
+    if helper is None:
+        return value
+    hint = f"{value.text}_ftz" if value.text.isidentifier() else "flushed"
+    return em.emit(hint, f"{helper}({value.text})", value.type, [value])
+
+
 @generates(*ELEMENTWISE)
 def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
     """One statement: the op's expression on its operands' elements at ``index``."""
@@ -397,6 +456,10 @@ def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
     if instr.opcode is Opcode.BITCAST_CONVERT and instr.shape.rank != instr.operands[0].shape.rank:
         raise NoKernel(f"bitcast-convert {instr.name}: changes the element width")
     vals = [em.operand(instr, k, index) for k in range(len(instr.operands))]
+    flush_result = False
+    if em.flush_denormals:
+        positions, flush_result = flush_rule(instr)
+        vals = [flushed(em, v) if k in positions else v for k, v in enumerate(vals)]
     expr = _EXPRESSIONS[instr.opcode](em, instr, vals)
     if expr is None:
         raise NoKernel(f"{instr.opcode.value} {instr.name}: not compiled for {vals[0].type}")
@@ -404,4 +467,8 @@ def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
         return vals[0]
     if result in numba_types.NARROW and instr.opcode in _BIT_PRESERVING:
         return em.emit(instr.name, expr, result, vals)  # NaN payloads kept, as the interpreter
-    return em.emit(instr.name, wrap(em, result, expr), result, vals)
+    value = wrap(em, result, expr)
+    helper = flush_helper(em, result) if flush_result else None
+    if helper is not None:  # rounded to the type first, then flushed, as the interpreter
+        value = f"{helper}({value})"
+    return em.emit(instr.name, value, result, vals)

@@ -158,20 +158,18 @@ def compile_kernel(
     """
     start = time.perf_counter()
     instructions = _instructions(root, leaves)
-    if options.flush_denormals and any(
-        s.element_type.is_float for i in instructions for s in i.shape.leaves()
-    ):
-        raise NoKernel("flush_denormals: float kernels are computed by the interpreter")
     em = KernelEmitter(name)
+    em.flush_denormals = options.flush_denormals
     for instr in instructions:
         if id(instr) in leaves:
             _bind_leaf(em, instr, leaves[id(instr)])
     outputs, is_tuple = _outputs(em, root)
     parallel = options.parallel and estimated_work(instructions) >= PARALLEL_WORK
     reduces = {id(o.instr): o.instr for o in outputs if o.instr.opcode is Opcode.REDUCE}
-    in_place: dict[int, int] = {}
     if reduces:
-        plan = reduction_emitter.emit_reductions(em, outputs, list(reduces.values()), parallel)
+        plan, candidates = reduction_emitter.emit_reductions(
+            em, outputs, list(reduces.values()), parallel
+        )
     else:
         dims = outputs[0].dims
         if any(o.dims != dims for o in outputs):
@@ -181,8 +179,8 @@ def compile_kernel(
             values = [em.scalar(o.instr, index) for o in outputs]  # every read before a store
             for o, value in zip(outputs, values, strict=True):
                 em.store(frame, o, index, value)
-        plan = "loop"
-        in_place = _in_place(em, outputs, leaves, instructions)
+        plan, candidates = "loop", tuple(outputs)
+    in_place = _in_place(em, outputs, candidates, leaves, instructions)
     variant = _in_place_function(em, outputs, in_place) if in_place else ""
     source = module_source(em, header, variant)
     try:
@@ -269,16 +267,24 @@ def _in_place_function(
 def _in_place(
     em: KernelEmitter,
     outputs: Sequence[Output],
+    candidates: Sequence[Output],
     leaves: Mapping[int, int],
     instructions: Sequence[HloInstruction],
 ) -> dict[int, int]:
-    """Outputs that may overwrite an operand's buffer when the program donates it: a loop
-    kernel reading that operand only at the element it stores (same offset, same type and
-    size), so each element is read before it is overwritten and never again."""
+    """Outputs that may overwrite an operand's buffer when the program donates it: the kernel
+    reads that operand only at the element the output stores (same offset, same type and
+    size), so each element is read before it is overwritten and never again (a loop
+    kernel, or a reduction's output shaped like its input, stored where the input is read;
+    the NaN pass of a float max/min reads such outputs back, not the operand). Only
+    ``candidates`` are considered: every output of a loop kernel, where all elements are
+    computed before any is stored, and in reductions the outputs stored with the input's
+    reads (reduce results are stored after reads of other operands they do not order)."""
     by_position = {leaves[id(i)]: i for i in instructions if id(i) in leaves}
     result: dict[int, int] = {}
     for k, out in enumerate(outputs):
         stores = em.stores.get(out.arg.name, [])
+        if out not in candidates:
+            continue
         if len(stores) != 1:
             continue
         for arg in em.args:

@@ -176,6 +176,7 @@ class KernelEmitter:
         self.scopes: dict[int, int] = {}
         self.parallel = False
         self.exact = True
+        self.flush_denormals = False  # XLA:CPU's FTZ/DAZ in the generated code (elemental)
         self._names: set[str] = set(_RESERVED) | {self.name}
         self._maps: dict[int, list[list[OperandIndexing]]] = {}
         self._scope_counter = 0

@@ -6,7 +6,9 @@ maximum, minimum, and, or, xor is combined with one expression; any other body o
 have element generators (argmax's compare/select pairs...) is generated inline once per
 iteration, in index order. Order: the interpreter reduces in a pairwise tree; kernels
 accumulate sequentially, and float sums may reassociate (XLA's vectorized reductions do the
-same), so only integer, pred, maximum and minimum reductions are bit-exact.
+same), so only integer, pred, maximum and minimum reductions are bit-exact. Under
+``flush_denormals`` a float add/multiply/maximum/minimum step reads its accumulator and
+element with subnormals as zeros and flushes its result, as the interpreter's reducer calls.
 
 Plans for reduction outputs (all reduces of one kernel share the input dims and reduced
 dimensions; other outputs have the reduce input's shape, written as the input is read, or
@@ -26,9 +28,10 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 
 from xlapy.backend.cpu.codegen import numba_types
-from xlapy.backend.cpu.codegen.elemental import binary_expression, wrap
+from xlapy.backend.cpu.codegen.elemental import binary_expression, flush_helper, wrap
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Frame,
     Index,
@@ -110,13 +113,18 @@ def combine(
         t = types[0]
         if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY):
             em.exact = False
+        acc, x = accs[0], xs[0].text
+        flush = flush_helper(em, t)  # float add/multiply/maximum/minimum flush all (DAZ, FTZ)
+        if flush is not None:
+            acc, x = f"{flush}({acc})", f"{flush}({x})"
         if t.is_float and op is Opcode.ADD and reassociate:
-            expr = f"{em.helper('fast_math', 'add_reassoc')}({accs[0]}, {xs[0].text})"
+            expr = f"{em.helper('fast_math', 'add_reassoc')}({acc}, {x})"
         else:
-            expr = binary_expression(em, op, t, accs[0], xs[0].text)
+            expr = binary_expression(em, op, t, acc, x)
         if expr is None:
             raise NoKernel(f"reduce {reduce.name}: {op.value} reducer on {t}")
-        em.emit_in(frame, f"{accs[0]} = {wrap(em, t, expr)}")
+        value = wrap(em, t, expr)
+        em.emit_in(frame, f"{accs[0]} = {value if flush is None else f'{flush}({value})'}")
         return
     body: HloComputation = reduce.attrs.to_apply
     params = body.parameters
@@ -209,14 +217,37 @@ def input_index(
     )
 
 
-InnerFn = Callable[[Frame, Index], None]
+@dataclass(frozen=True)
+class InnerWriter:
+    """Stores ``outputs`` (shaped like the reduce input) where the input element is read, in
+    the innermost loop of the accumulation: ``writer(frame, input_index)``."""
+
+    em: KernelEmitter
+    outputs: tuple[Output, ...]
+
+    def __call__(self, frame: Frame, index: Index) -> None:
+        em = self.em
+        with em.enter(frame):
+            values = [em.scalar(o.instr, index) for o in self.outputs]  # every read first
+            for o, value in zip(self.outputs, values, strict=True):
+                em.store(frame, o, index, value)
+
+    def stored(self, instr: HloInstruction, index: Index) -> Val | None:
+        """``instr``'s element at ``index`` read back from its output array, when it is one
+        of the outputs (after the accumulation loop that wrote it), else None."""
+        for o in self.outputs:
+            if o.instr is instr and o.position == 0:
+                offset = self.em.flat_index(index, o.dims)
+                load = self.em.load(o.arg, offset)
+                return self.em.emit(f"{instr.name}_stored", load, o.type, index=index)
+        return None
 
 
 def reduce_group(
     em: KernelEmitter,
     reduces: Sequence[HloInstruction],
     index: Index,
-    inner: InnerFn | None = None,
+    inner: InnerWriter | None = None,
 ) -> dict[int, tuple[Val, ...]]:
     """Reduces sharing input dims and dimensions, accumulated in one loop nest placed at the
     home frame of ``index``; ``inner(frame, input_index)`` adds code to the innermost loop."""
@@ -242,7 +273,7 @@ def accumulate(
     reduces: Sequence[HloInstruction],
     index: Index,
     starts: dict[int, list[str]],
-    inner: InnerFn | None,
+    inner: InnerWriter | None,
     chunk: tuple[str, int] | None = None,
 ) -> dict[int, list[str]]:
     """Accumulators of ``reduces`` in ``home``, started from ``starts`` (source per result),
@@ -252,7 +283,9 @@ def accumulate(
     Float maximum and minimum accumulate the TOTALORDER integer key of each element (an
     integer max/min, which vectorizes, and orders -0 below +0 as IEEE maximum/minimum do)
     and a flag of NaNs seen; when a NaN was seen, the reduction runs again with the exact
-    element rule, which returns the first NaN, as the interpreter does.
+    element rule, which returns the first NaN, as the interpreter does. That second pass
+    reads elements that ``inner`` stored from their output arrays rather than from the
+    kernel's operands, so those outputs may take a donated operand's buffer (``_in_place``).
     """
     accs: dict[int, list[str]] = {}
     keys: dict[int, tuple[str, str, str]] = {}
@@ -266,7 +299,9 @@ def accumulate(
             bits = max(32, r.shape.element_type.bits)  # f16/bf16 values are f32 here
             key, nan = em.fresh(f"{r.name}_key"), em.fresh(f"{r.name}_nan")
             to_key = em.helper("scalar_ops", f"total_order_key_f{bits}")
-            em.emit_in(home, f"{key} = {to_key}({names[0]})")
+            flush = flush_helper(em, r.shape.element_type)
+            first = names[0] if flush is None else f"{flush}({names[0]})"
+            em.emit_in(home, f"{key} = {to_key}({first})")
             em.emit_in(home, f"{nan} = {names[0]} != {names[0]}")
             keys[id(r)] = (key, nan, to_key)
     with reduce_loops(em, reduces[0], home, chunk) as reduced:
@@ -279,9 +314,11 @@ def accumulate(
                 continue
             key, nan, to_key = keys[id(r)]
             x = xs[0].text
+            flush = flush_helper(em, xs[0].type)
             element_key = em.fresh(f"{r.name}_element_key")
             better = ">" if reducer_op(r) is Opcode.MAXIMUM else "<"
-            em.emit_in(frame, f"{element_key} = {to_key}({x})")
+            read = x if flush is None else f"{flush}({x})"
+            em.emit_in(frame, f"{element_key} = {to_key}({read})")
             em.emit_in(frame, f"{key} = {key} if {key} {better} {element_key} else {element_key}")
             em.emit_in(frame, f"{nan} = {nan} | ({x} != {x})")
         if inner is not None:
@@ -297,7 +334,11 @@ def accumulate(
         exact = Frame(f"if {nan}:", home, branch=True)
         em.emit_in(exact, f"{acc} = {starts[id(r)][0]}")
         with em.enter(exact), reduce_loops(em, r, exact, chunk) as reduced:
-            xs = [em.scalar(x, input_index(em, r, index, reduced)) for x in _check(r)[0]]
+            in_index = input_index(em, r, index, reduced)
+            xs = []
+            for x in _check(r)[0]:
+                stored = None if inner is None else inner.stored(x, in_index)
+                xs.append(stored if stored is not None else em.scalar(x, in_index))
             combine(em, em.current, r, [acc], xs)
         home.items.append(exact)
     return accs
@@ -318,9 +359,9 @@ COLUMN_CHUNKS = 16
 
 def emit_reductions(
     em: KernelEmitter, outputs: Sequence[Output], reduces: Sequence[HloInstruction], parallel: bool
-) -> str:
+) -> tuple[str, tuple[Output, ...]]:
     """Emits the loops of a kernel whose outputs include ``reduces`` (see the module
-    docstring); returns the plan's name."""
+    docstring); returns the plan's name and the outputs stored where the input is read."""
     first = reduces[0]
     in_dims = first.operands[0].shape.dims
     dims = tuple(sorted(first.attrs.dimensions))
@@ -335,7 +376,7 @@ def emit_reductions(
     for o in after:
         if id(o.instr) not in group and o.dims != out_dims:
             raise NoKernel(f"{o.instr.opcode.value} {o.instr.name}: output shape {o.dims}")
-    writer = _inner_writer(em, inner) if inner else None
+    writer = InnerWriter(em, tuple(inner)) if inner else None
     extent = math.prod(in_dims[d] for d in dims)
     if (
         parallel
@@ -345,26 +386,15 @@ def emit_reductions(
         and all(splittable(r) for r in reduces)
     ):
         _split_plan(em, after, reduces, out_dims, writer)
-        return "split reduction"
+        return "split reduction", tuple(inner)
     if dims and (len(in_dims) - 1) not in dims:
         _column_plan(em, after, reduces, in_dims, dims, parallel, writer)
-        return "column reduction"
+        return "column reduction", tuple(inner)
     with em.output_loops(out_dims, parallel) as index:
         frame = em.current
         results = reduce_group(em, reduces, index, writer)
         _store_after(em, frame, after, reduces, index, results)
-    return "row reduction"
-
-
-def _inner_writer(em: KernelEmitter, outputs: Sequence[Output]) -> InnerFn:
-    """Stores outputs shaped like the reduce input where the input element is read."""
-
-    def write(frame: Frame, index: Index) -> None:
-        with em.enter(frame):
-            for o in outputs:
-                em.store(frame, o, index, em.scalar(o.instr, index))
-
-    return write
+    return "row reduction", tuple(inner)
 
 
 def _store_after(
@@ -400,7 +430,7 @@ def _column_plan(
     in_dims: Sequence[int],
     dims: Sequence[int],
     parallel: bool,
-    writer: InnerFn | None,
+    writer: InnerWriter | None,
 ) -> None:
     """Accumulates into arrays indexed by the kept dimensions, the kept minor dimensions
     innermost (contiguous reads)."""
@@ -496,7 +526,7 @@ def _split_plan(
     outputs: Sequence[Output],
     reduces: Sequence[HloInstruction],
     out_dims: Sequence[int],
-    writer: InnerFn | None,
+    writer: InnerWriter | None,
 ) -> None:
     """Chunks of the outermost reduced dimension reduced in parallel from the identity into
     partial arrays, then combined in chunk order with the init values."""

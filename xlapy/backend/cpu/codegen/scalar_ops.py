@@ -1,7 +1,7 @@
 """Exact scalar helpers that generated kernels call: XLA's integer rules (division and
 remainder by zero and INT_MIN/-1, shifts past the bit width, clz, popcnt, mulhi, integer
 power), IEEE maximum/minimum with NaN propagation and signed zeros, rounding, saturating
-float -> integer conversion and the TOTALORDER key.
+float -> integer conversion, the TOTALORDER key and XLA:CPU's flush of subnormals.
 
 Each rule is the one of ``xlapy.interpreter.intmath`` / ``numerics`` (the oracle), restated
 per element. Integer helpers take the value widened to int64 (signed types) or uint64
@@ -240,6 +240,24 @@ def minimum_float(x: float, y: float) -> float:
     if x < y or (x == y and np.signbit(x)):
         return x
     return y
+
+
+_TINY_F32 = np.float32(np.finfo(np.float32).tiny)
+_TINY_F64 = np.float64(np.finfo(np.float64).tiny)
+
+
+@numba.njit(cache=True)
+def flush_f32(x: float) -> float:
+    """XLA:CPU's flush to zero of an f32 value (bf16 values too, held as f32): a subnormal
+    becomes the zero of its sign (``x * 0``); zeros, normal numbers, infinities and NaN are
+    kept, as ``numerics.flush_subnormals`` does."""
+    return x * np.float32(0.0) if abs(x) < _TINY_F32 else x
+
+
+@numba.njit(cache=True)
+def flush_f64(x: float) -> float:
+    """``flush_f32`` for f64 values (the f64 threshold)."""
+    return x * 0.0 if abs(x) < _TINY_F64 else x
 
 
 @numba.njit(cache=True)
