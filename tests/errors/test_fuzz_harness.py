@@ -16,7 +16,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from tools.fuzz.campaign import Campaign, Pool, confirm_hang, execute, minimize, save  # noqa: E402
+from tools.fuzz.campaign import (  # noqa: E402
+    Campaign,
+    Pool,
+    confirm_hang,
+    execute,
+    fuzz,
+    minimize,
+    save,
+)
 from tools.fuzz.judge import Finding, judge  # noqa: E402
 from tools.fuzz.sandbox import Limits  # noqa: E402
 from tools.fuzz.targets import TARGETS, Case, Target  # noqa: E402
@@ -53,6 +61,7 @@ def pool():  # type: ignore[no-untyped-def]
     _target("t-located", _raise(InvalidArgument("add a [C1]: rule; got 3")))
     _target("t-sleep", lambda data: time.sleep(30))
     _target("t-starved", lambda data: time.sleep(1.5))  # as a case starved of the CPU
+    TARGETS["t-slow-draw"] = Target("t-slow-draw", "txt", lambda case, stage: None, _slow_draw)
     _target("t-memory", _allocate)
     _target("t-die", lambda data: os._exit(7))
     _target("t-needle", _needle)
@@ -123,6 +132,19 @@ def test_a_hang_is_confirmed_with_more_time(pool):
     assert confirm_hang(limits, stuck, "")
     structured = Finding("builder", "hang", "no result after 1 s", stage="build", repro="x")
     assert confirm_hang(limits, structured, "")  # kept as source: not re-run
+
+
+def _slow_draw(rng: object) -> Case:
+    time.sleep(3)  # as hypothesis drawing an input on a loaded machine
+    return Case("t-slow-draw", "drawn", "load")
+
+
+def test_time_between_cases_is_not_a_hang(pool):
+    # A worker slow to start or to draw its next input was reported as a hang of no input.
+    limits = Limits(case_seconds=1.0, grace_seconds=1.0, between_cases_seconds=1.5)
+    campaign = fuzz(["t-slow-draw"], seconds=4.0, seed=1, limits=limits)
+    assert campaign.findings == []
+    assert any("stalled" in note for note in campaign.notes), campaign.notes
 
 
 def _needle(data: str) -> None:

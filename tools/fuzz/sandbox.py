@@ -9,7 +9,9 @@ Bounds:
 * time: the worker interrupts its own case after ``Limits.case_seconds`` (an interval timer
   raising ``CaseTimeout``); when that does not come back (a loop inside C code), the
   supervisor kills the worker ``grace_seconds`` later. Out of time outside the ``run`` stage
-  is a ``hang`` finding; a long run is only counted as slow.
+  is a ``hang`` finding; a long run is only counted as slow. The time between cases (the
+  worker starting, hypothesis drawing the next input) is the fuzzer's, not a case's: past
+  ``between_cases_seconds`` the worker is replaced with a note, never a finding.
 * memory: the supervisor reads the worker's resident size every 50 ms and kills it above
   ``Limits.memory_bytes``: a ``memory`` finding (runs are given ``max_memory`` well below, so
   only an allocation the static check does not foresee gets there).
@@ -42,11 +44,13 @@ class CaseTimeout(BaseException):
 @dataclass(frozen=True)
 class Limits:
     """Per-case bounds: seconds before the worker interrupts a case, seconds more before the
-    supervisor kills it, and the worker's resident-memory limit."""
+    supervisor kills it, the worker's resident-memory limit, and the seconds the worker may
+    take between cases."""
 
     case_seconds: float = 5.0
     grace_seconds: float = 5.0
     memory_bytes: int = 2 << 30
+    between_cases_seconds: float = 60.0
 
 
 def repro_of(case: Case) -> str | bytes:
@@ -190,11 +194,13 @@ class Worker:
         """Sends ``command`` and yields the worker's messages up to ``("done",)``. When the
         worker must be killed or dies, yields ``("killed", kind, case, stage)`` last (kind:
         ``hang``, ``memory`` or ``crash``; ``case`` is the last ``case`` message or None) and
-        the worker is unusable."""
+        the worker is unusable; a worker stalled between cases yields a note and
+        ``("restart",)``."""
         self.conn.send(command)
         case: tuple[Any, ...] | None = None
         stage = "start"
         started = time.monotonic()
+        in_case = False
         while True:
             if self.conn.poll(0.05):
                 try:
@@ -203,7 +209,9 @@ class Worker:
                     yield self._dead(case, stage)
                     return
                 if message[0] == "case":
-                    case, stage, started = message, "start", time.monotonic()
+                    case, stage, started, in_case = message, "start", time.monotonic(), True
+                elif message[0] == "outcome":
+                    started, in_case = time.monotonic(), False
                 elif message[0] == "stage":
                     stage = message[1]
                 yield message
@@ -213,9 +221,15 @@ class Worker:
             if not self.process.is_alive():
                 yield self._dead(case, stage)
                 return
-            if time.monotonic() - started > self.limits.case_seconds + self.limits.grace_seconds:
+            waited = time.monotonic() - started
+            if in_case and waited > self.limits.case_seconds + self.limits.grace_seconds:
                 self.close()
                 yield ("killed", "hang", case, stage)
+                return
+            if not in_case and waited > self.limits.between_cases_seconds:
+                self.close()
+                yield ("note", f"a worker stalled {waited:.0f} s between cases; replaced")
+                yield ("restart",)
                 return
             if _resident_bytes(self.process.pid or 0) > self.limits.memory_bytes:
                 self.close()

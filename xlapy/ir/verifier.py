@@ -493,8 +493,9 @@ _CHECKS: dict[Opcode, Any] = {
     Opcode.PARAMETER: _check_parameter,
     Opcode.CONSTANT: _check_constant,
     Opcode.CONCATENATE: _check_min_operands(1, "at least one operand"),
-    Opcode.DYNAMIC_SLICE: _check_min_operands(2, "the operand and its start indices"),
+    # As XLA's parser: a rank-0 operand has no start indices (shape inference counts them).
+    Opcode.DYNAMIC_SLICE: _check_min_operands(1, "the operand and its start indices"),
     Opcode.DYNAMIC_UPDATE_SLICE: _check_min_operands(
-        3, "the operand, the update and the start indices"
+        2, "the operand, the update and the start indices"
     ),
 }

@@ -345,6 +345,8 @@ def infer_dynamic_slice(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) 
     """Spec: stablehlo#dynamic_slice (C2: one start index and one size per dimension; C3: start
     indices of one integer type; C4: 0 <= slice_sizes[k] <= dim(operand, k); C5: result
     shape = slice_sizes)."""
+    if not operands:
+        raise ctx.error(None, "takes the operand and its start indices; got no operands")
     operand, *indices = operands
     array(ctx, operand, "operand")
     sizes = tuple(attrs.dynamic_slice_sizes)
