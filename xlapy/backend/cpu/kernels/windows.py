@@ -5,7 +5,9 @@ generated numba loop nests (one per rank), any strides, padding and dilations.
 Per output element the window is visited in row-major order, exactly as the interpreter
 (OPS.md ReduceWindow / SelectAndScatter, A.9): padding cells combine the init value, base
 dilation holes are skipped. When the last dimension's window is trivial (the NHWC pooling
-case), its loop is innermost over contiguous rows so that it vectorises.
+case), its loop is innermost over contiguous rows so that it vectorises. Under
+``flush_denormals`` every reducer step and select compare reads float subnormals as zeros
+and every reducer result is flushed, as the interpreter's calls of those computations do.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK
+from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK, runtime_version
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.dtypes import ElementType
@@ -65,7 +67,7 @@ _PRED = {"add": "or", "multiply": "and", "max": "or", "min": "and"}
 _FLOATS = (dtypes.F32, dtypes.F64)
 
 
-def reducer_name(comp: HloComputation, t: ElementType, flush: bool) -> tuple[str, bool]:
+def reducer_name(comp: HloComputation, t: ElementType) -> tuple[str, bool]:
     """``(combine name, swapped)`` of a one-op reducer ``op(p0, p1)`` (``swapped``: the
     computation is ``op(p1, p0)``) for element type ``t``; NoKernel otherwise."""
     op = simple_binary_reducer(comp)
@@ -78,10 +80,38 @@ def reducer_name(comp: HloComputation, t: ElementType, flush: bool) -> tuple[str
     if t.is_integer and t.bits == 8 * np.dtype(t.numpy).itemsize:
         return name, swapped
     if t in _FLOATS and name in ("add", "multiply", "max", "min"):
-        if flush:
-            raise NoKernel("floats under flush_denormals")
         return {"max": "ieee_max", "min": "ieee_min"}.get(name, name), swapped
     raise NoKernel(f"{op.value} reducer on {t}")
+
+
+def flush_helper(t: ElementType, options: CompileOptions) -> str | None:
+    """The ``scalar_ops`` helper flushing subnormals of float type ``t`` under
+    ``flush_denormals`` (None: no flushing)."""
+    if not (options.flush_denormals and t in _FLOATS):
+        return None
+    return f"flush_f{t.bits}"
+
+
+def combine_source(combine: str, flush: str | None) -> list[str]:
+    """Lines defining ``combine(a, b)``; with ``flush``, the reducer as the interpreter runs
+    it under flush_denormals: both operands read with subnormals as zeros, the result
+    flushed (XLA:CPU's DAZ/FTZ)."""
+    if flush is None:
+        return ["@numba.njit", "def combine(a, b):", f"    {_COMBINE[combine]}"]
+    return [
+        f"from xlapy.backend.cpu.codegen.scalar_ops import {flush} as ftz",
+        f"# runtime {runtime_version()}",
+        "",
+        "",
+        "@numba.njit",
+        "def combine_values(a, b):",
+        f"    {_COMBINE[combine]}",
+        "",
+        "",
+        "@numba.njit",
+        "def combine(a, b):",
+        "    return ftz(combine_values(ftz(a), ftz(b)))",
+    ]
 
 
 def tap_tables(dims: Sequence[int], window: Window, out_dims: Sequence[int]) -> list[Array]:
@@ -174,11 +204,16 @@ def _all(rank: int, test: str) -> str:
 
 
 def reduce_window_source(
-    rank: int, vector: bool, combine: str, swapped: bool, parallel: bool = True
+    rank: int,
+    vector: bool,
+    combine: str,
+    swapped: bool,
+    parallel: bool = True,
+    flush: str | None = None,
 ) -> str:
     """The generated reduce-window loop nest over ``rank`` windowed dimensions (plus a
-    trailing contiguous dimension when ``vector``)."""
-    body = _COMBINE[combine]
+    trailing contiguous dimension when ``vector``); ``flush`` names the helper that flushes
+    subnormals in each reducer step (``combine_source``)."""
     acc = "combine({v}, acc)" if swapped else "combine(acc, {v})"
     tables = ", ".join(f"t{d}" for d in range(rank))
     outs = ", ".join(f"O{d}" for d in range(rank)) + (", C" if vector else "")
@@ -191,9 +226,7 @@ def reduce_window_source(
         "import numpy as np",
         "",
         "",
-        "@numba.njit",
-        "def combine(a, b):",
-        f"    {body}",
+        *combine_source(combine, flush),
         "",
         "",
         "@numba.njit",
@@ -272,7 +305,8 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
     t = operand.element_type
     if init.element_type is not t or instr.shape.element_type is not t:
         raise NoKernel("init or result of another type")
-    combine, swapped = reducer_name(instr.attrs.to_apply, t, options.flush_denormals)
+    combine, swapped = reducer_name(instr.attrs.to_apply, t)
+    flush = flush_helper(t, options)
     window: Window = instr.attrs.window
     if not window.dimensions:
         window = Window.make([1] * operand.rank)
@@ -285,7 +319,7 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
     rank = len(dims) - vector
     tables = tap_tables(dims[:rank], Window(window.dimensions[:rank]), padded_out[:rank])
     parallel = _parallel(options, out_dims, window)
-    source = reduce_window_source(rank, vector, combine, swapped, parallel)
+    source = reduce_window_source(rank, vector, combine, swapped, parallel, flush)
     storage = _storage(t)
     started = time.perf_counter()
     loop = _compile(source, "reduce_window", options.cache_dir)
@@ -345,10 +379,16 @@ def select_expression(comp: HloComputation, t: ElementType) -> str:
 
 
 def select_and_scatter_source(
-    rank: int, select: str, combine: str, swapped: bool, parallel: bool = True
+    rank: int,
+    select: str,
+    combine: str,
+    swapped: bool,
+    parallel: bool = True,
+    flush: str | None = None,
 ) -> str:
     """Generated select-and-scatter: a parallel pass choosing each window's cell, then the
-    sequential scatter of ``source`` in row-major order."""
+    sequential scatter of ``source`` in row-major order. With ``flush``, the select compares
+    and the scatter steps read subnormals as zeros (the scatter flushes its results)."""
     tables = ", ".join(f"t{d}" for d in range(rank))
     outs = ", ".join(f"O{d}" for d in range(rank))
     index = ", ".join(f"o{d}" for d in range(rank))
@@ -364,13 +404,12 @@ def select_and_scatter_source(
         "import numpy as np",
         "",
         "",
-        "@numba.njit",
-        "def combine(a, b):",
-        f"    {_COMBINE[combine]}",
+        *combine_source(combine, flush),
         "",
         "",
         "@numba.njit",
         "def keep(a, b):",
+        *(["    a, b = ftz(a), ftz(b)"] if flush else []),
         f"    return {select}",
         "",
         "",
@@ -425,10 +464,9 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
     t = operand.element_type
     if source.element_type is not t or init.element_type is not t:
         raise NoKernel("source or init of another type")
-    if t.is_float and options.flush_denormals:
-        raise NoKernel("floats under flush_denormals")
     select = select_expression(instr.attrs.select, t)
-    combine, swapped = reducer_name(instr.attrs.scatter, t, options.flush_denormals)
+    combine, swapped = reducer_name(instr.attrs.scatter, t)
+    flush = flush_helper(t, options)
     window: Window = instr.attrs.window
     if not window.dimensions:
         window = Window.make([1] * operand.rank)
@@ -440,7 +478,7 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
     rank = len(dims)
     tables = tap_tables(dims, window, padded_out)
     parallel = _parallel(options, out_dims, window)
-    text = select_and_scatter_source(rank, select, combine, swapped, parallel)
+    text = select_and_scatter_source(rank, select, combine, swapped, parallel, flush)
     storage = _storage(t)
     started = time.perf_counter()
     module = load_source(text, options.cache_dir)
