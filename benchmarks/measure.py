@@ -67,6 +67,9 @@ def nbytes(values: Sequence[object]) -> int:
 # Memory target of issue #10: a call's peak (arguments included) at most this many times the
 # program's largest live set.
 LIVE_SET_FACTOR = 1.5
+# ... plus this many bytes: a call's own bookkeeping (lists, dicts, small arrays) is not a
+# buffer, and dominates the peak of tiny programs.
+LIVE_SET_ALLOWANCE = 1 << 20
 
 
 def live_set_bytes(module: object) -> int:

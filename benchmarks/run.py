@@ -37,6 +37,7 @@ import xlapy
 sys.path.insert(0, str(Path(__file__).parent))
 
 from measure import (
+    LIVE_SET_ALLOWANCE,
     LIVE_SET_FACTOR,
     Agreement,
     compare,
@@ -293,11 +294,12 @@ def _summary(rows: list[Row]) -> list[str]:
         above = [
             f"{r.name} ({(r.arg_bytes + r.peak) / r.live:.1f}x)"  # type: ignore[operator]
             for r in measured
-            if r.arg_bytes + r.peak > LIVE_SET_FACTOR * r.live  # type: ignore[operator]
+            if r.arg_bytes + r.peak > LIVE_SET_FACTOR * r.live + LIVE_SET_ALLOWANCE  # type: ignore[operator]
         ]
         out.append(
             f"- peak memory (arguments + traced peak of a call) above {LIVE_SET_FACTOR}x the "
-            f"largest live set: **{len(above)}** of {len(measured)} ({', '.join(above) or 'none'})"
+            f"largest live set (+ {LIVE_SET_ALLOWANCE >> 20} MB): **{len(above)}** of "
+            f"{len(measured)} ({', '.join(above) or 'none'})"
         )
     colds = [(r.cold, r.name) for r in rows if r.cold is not None]
     warms = [(r.warm, r.name) for r in rows if r.warm is not None]
