@@ -256,3 +256,53 @@ def test_window_kernels_flush_as_the_interpreter(t: str) -> None:
     assert " 0 interpreter evals" in exe.report()
     plain = xlapy.run(module, x, s)
     assert any(a.tobytes() != b.tobytes() for a, b in zip(got, plain, strict=True))
+
+
+def test_float_while_loop_compiles_whole_and_flushes() -> None:
+    """A loop halving f32 values into the subnormal range, summing them as it goes: the whole
+    loop is one kernel under flush_denormals and equals the interpreter's flush mode."""
+    text = """HloModule w
+cond {
+  s = (s32[], f32[8], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(140)
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+add {
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT c = f32[] add(a, b)
+}
+body {
+  s = (s32[], f32[8], f32[]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8] get-tuple-element(s), index=1
+  t = f32[] get-tuple-element(s), index=2
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  half = f32[] constant(0.5)
+  h = f32[8] broadcast(half), dimensions={}
+  y = f32[8] multiply(x, h)
+  zero = f32[] constant(0)
+  r = f32[] reduce(y, zero), dimensions={0}, to_apply=add
+  u = f32[] add(t, r)
+  ROOT o = (s32[], f32[8], f32[]) tuple(j, y, u)
+}
+ENTRY e {
+  x = f32[8] parameter(0)
+  z = s32[] constant(0)
+  t = f32[] constant(0)
+  s = (s32[], f32[8], f32[]) tuple(z, x, t)
+  ROOT w = (s32[], f32[8], f32[]) while(s), condition=cond, body=body
+}"""
+    x = np.array([1.0, -3.0, 2.0**-100, -(2.0**-110), 7.0, 0.0, -0.0, 2.0**-120], np.float32)
+    module = xlapy.load(text)
+    want = xlapy.run(module, x, flush_denormals=True)
+    exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
+    got = exe(x)
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        assert_bitwise(np.asarray(g), np.asarray(w), f"output {k}")
+    assert "whole loop" in exe.report()
+    assert "flush" not in exe.report().split("\n", 1)[1]  # past the header
+    assert np.signbit(got[1]).tolist() == np.signbit(x).tolist()
+    assert not np.any(got[1])  # every value halved down to a flushed signed zero
