@@ -111,3 +111,20 @@ def test_stablehlo_result_accuracy_tolerance_loads_and_prints() -> None:
     assert module.entry.root.attrs.result_accuracy == ResultAccuracy("tolerance", 1e-3, 0.0, 2)
     text = print_hlo(module)
     assert print_hlo(xlapy.load(text)) == text
+
+
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        # Found by the builder target: the message named no op ('dim_labels must look like').
+        ("bad", "convolution: dim_labels must look like b01f_01io->b01f; got 'bad'"),
+        ("b01f_01io->b01", "convolution: dim_labels 'b01f_01io->b01': 'b01' must contain"),
+    ],
+)
+def test_builder_convolution_dim_labels_name_the_op(labels: str, message: str) -> None:
+    b = xlapy.XlaBuilder("b")
+    x = ops.Parameter(b, 0, Shape.array(xlapy.dtypes.F32, (1, 1, 4, 4)), "x")
+    w = ops.Parameter(b, 1, Shape.array(xlapy.dtypes.F32, (1, 1, 2, 2)), "w")
+    with pytest.raises(InvalidArgument) as info:
+        ops.ConvGeneralDilated(x, w, [1, 1], [(0, 0), (0, 0)], dimension_numbers=labels)
+    assert str(info.value).startswith(message)

@@ -152,7 +152,10 @@ def _dnums(
     if value is None:
         return default_conv_dimension_numbers(max(rank - 2, 0))
     if isinstance(value, str):
-        return ConvolutionDimensionNumbers.from_labels(value)
+        try:
+            return ConvolutionDimensionNumbers.from_labels(value)
+        except InvalidArgument as err:
+            raise InvalidArgument(f"convolution: {err}") from None
     return value
 
 
