@@ -4,6 +4,9 @@ compiled machine code beside it and a second process compiles nothing.
 
 Layout: ``<cache_dir>/cpu-<xlapy version>-numba-<numba version>/k_<sha>.py`` (+ numba's
 ``__pycache__``). The cache directory is ``$XLAPY_CACHE_DIR`` or ``~/.cache/xlapy``.
+
+Importing this module also makes numba's loads of xlapy's cached kernels cheap
+(``install_quick_cache_loads``).
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import sys
 import threading
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 _lock = threading.Lock()
 
@@ -54,3 +58,51 @@ def load_source(source: str, cache_dir: Path | None = None) -> ModuleType:
             del sys.modules[name]
             raise
         return module
+
+
+def _is_xlapy_function(cache: Any) -> bool:
+    """Whether a numba function cache belongs to an xlapy kernel: a generated module
+    (``xlapy_kernel_<sha>``) or a module of the ``xlapy`` package."""
+    module = getattr(getattr(cache, "_py_func", None), "__module__", None) or ""
+    return bool(module == "xlapy" or module.startswith(("xlapy.", "xlapy_kernel_")))
+
+
+def install_quick_cache_loads() -> None:
+    """Loads of xlapy's kernels from numba's disk cache skip numba's context refresh.
+
+    numba refreshes its typing and target contexts before every cache load, and the first
+    refresh of a process imports numba's whole library of implementations, scipy.linalg
+    among them (its BLAS check): 0.4 s of CPU, about half of a warm-cache ``xlapy.compile``.
+    Rebuilding a cached kernel needs none of it: only the code generator and numba's runtime
+    (NRT, whose symbols the machine code links against), initialised here. A cache miss
+    compiles as before (numba's compiler refreshes the contexts itself), and functions of
+    other packages keep numba's own load. Nothing changes when numba lacks the internals
+    this relies on.
+    """
+    from numba.core import caching
+    from numba.core.runtime import nrt
+
+    runtime: Any = nrt.rtsys
+    cache_class: Any = caching.Cache
+    original = cache_class.load_overload
+    if getattr(original, "xlapy_quick", False):
+        return
+    if not all(
+        hasattr(cache_class, attr)
+        for attr in ("_load_overload", "_guard_against_spurious_io_errors")
+    ) or not hasattr(runtime, "initialize"):
+        return
+
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        if not _is_xlapy_function(self):
+            return original(self, sig, target_context)
+        runtime.initialize(target_context)
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
+        return None  # an I/O error swallowed by the guard: a cache miss
+
+    load_overload.xlapy_quick = True  # type: ignore[attr-defined]
+    cache_class.load_overload = load_overload
+
+
+install_quick_cache_loads()
