@@ -318,6 +318,8 @@ def runner(
     without those outputs, see ``_in_place_function``) writes them into the operands'
     buffers instead."""
     reuse = dict(in_place or {})
+    # Per argument: ("operand", (position, storage dtype or None when no view is needed)),
+    # ("array", a constant) or ("output", k). f16/bf16 travel as their uint16 patterns.
     plan: list[tuple[str, object]] = []
     for arg in args:
         kind, what = arg.source
@@ -326,10 +328,13 @@ def runner(
             assert isinstance(what, HloInstruction)
             plan.append(("array", data_movement.constant_value(what).view(storage)))
         elif kind == "operand":
-            plan.append(("operand", (what, storage)))
+            view = None if storage == np.dtype(arg.type.numpy) else storage
+            plan.append(("operand", (what, view)))
         else:
             plan.append((kind, what))
     shapes = [(o.dims, numba_types.storage_dtype(o.type), np.dtype(o.type.numpy)) for o in outputs]
+    sizes = [math.prod(dims) for dims, _, _ in shapes]
+    views = [None if storage == dtype else dtype for _, storage, dtype in shapes]
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         if state:
@@ -350,14 +355,15 @@ def runner(
         arrays = []
         for kind, what in plan:
             if kind == "operand":
-                position, storage = what  # type: ignore[misc]
-                flat = np.ascontiguousarray(operands[position]).reshape(-1)
-                arrays.append(flat.view(storage))
+                position, view = what  # type: ignore[misc]
+                x = operands[position]
+                # reshape(-1) is a view of a C-contiguous array and a C-ordered copy otherwise
+                flat = (x if type(x) is np.ndarray else np.asarray(x)).reshape(-1)
+                arrays.append(flat if view is None else flat.view(view))
             elif kind == "output":
                 k = what  # type: ignore[assignment]
                 if results[k] is None:
-                    dims, storage, _ = shapes[k]
-                    results[k] = np.empty(math.prod(dims), storage)
+                    results[k] = np.empty(sizes[k], shapes[k][1])
                 elif call is in_place_function:
                     continue  # the variant writes into its operand's array
                 arrays.append(results[k])
@@ -365,8 +371,8 @@ def runner(
                 arrays.append(what)
         call(*arrays)
         shaped = [
-            r.view(dtype).reshape(dims)  # type: ignore[union-attr]
-            for r, (dims, _, dtype) in zip(results, shapes, strict=True)
+            (r if view is None else r.view(view)).reshape(dims)  # type: ignore[union-attr]
+            for r, view, (dims, _, _) in zip(results, views, shapes, strict=True)
         ]
         return tuple(shaped) if is_tuple else shaped[0]
 
