@@ -438,10 +438,12 @@ def flush_rule(instr: HloInstruction) -> tuple[tuple[int, ...], bool]:
 def flushed(em: KernelEmitter, value: Val) -> Val:
     """``value`` with a subnormal read as zero (itself when nothing is flushed)."""
     helper = flush_helper(em, value.type)
-    if helper is None:
+    if helper is None or value.text in em.flushed:
         return value
     hint = f"{value.text}_ftz" if value.text.isidentifier() else "flushed"
-    return em.emit(hint, f"{helper}({value.text})", value.type, [value])
+    result = em.emit(hint, f"{helper}({value.text})", value.type, [value])
+    em.flushed.add(result.text)
+    return result
 
 
 @generates(*ELEMENTWISE)
@@ -469,6 +471,8 @@ def elementwise(em: KernelEmitter, instr: HloInstruction, index: Index) -> Val:
         return em.emit(instr.name, expr, result, vals)  # NaN payloads kept, as the interpreter
     value = wrap(em, result, expr)
     helper = flush_helper(em, result) if flush_result else None
-    if helper is not None:  # rounded to the type first, then flushed, as the interpreter
-        value = f"{helper}({value})"
-    return em.emit(instr.name, value, result, vals)
+    if helper is None:
+        return em.emit(instr.name, value, result, vals)
+    flushed_value = em.emit(instr.name, f"{helper}({value})", result, vals)  # rounded first
+    em.flushed.add(flushed_value.text)
+    return flushed_value

@@ -177,6 +177,7 @@ class KernelEmitter:
         self.parallel = False
         self.exact = True
         self.flush_denormals = False  # XLA:CPU's FTZ/DAZ in the generated code (elemental)
+        self.flushed: set[str] = set()  # variables holding already flushed values
         self._names: set[str] = set(_RESERVED) | {self.name}
         self._maps: dict[int, list[list[OperandIndexing]]] = {}
         self._scope_counter = 0
