@@ -115,7 +115,7 @@ def test_reduce_window_maxpool_same_nhwc():
 
 
 def test_window_kernels_parallel_variants(monkeypatch):
-    """Above PARALLEL_WORK the rows of the result run in a prange: same bits."""
+    """Above PARALLEL_WORK blocks of result rows run on the thread pool: same bits."""
     monkeypatch.setattr(windows, "PARALLEL_WORK", 0)
     rng = np.random.default_rng(11)
     for trial in range(8):

@@ -12,6 +12,7 @@ and every reducer result is flushed, as the interpreter's calls of those computa
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ import numpy as np
 from xlapy import dtypes
 from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK, runtime_version
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernels import blas
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.compare_select import default_comparison_type
@@ -159,23 +161,39 @@ def _loops(rank: int, indent: int) -> tuple[list[str], int]:
     return lines, indent
 
 
-def _rows(name: str, row: str, args: str, result: str, parallel: bool) -> list[str]:
-    """The cached entry point: ``row(o0, ...)`` for each ``o0`` in ``range(result.shape[0])``,
-    a ``prange`` when ``parallel``.
+def _rows(name: str, row: str, args: str) -> list[str]:
+    """The cached entry point: ``row(o0, ...)`` for ``o0`` in ``range(lo, hi)``, without the
+    GIL, so that the kernel's ``run`` spreads blocks of rows over threads (``_over_rows``).
 
-    The loop nest lives in the serial ``row`` function and the parallel function only calls
-    it: numba's parallel passes and gufunc lowering then see one call instead of the whole
-    nest, which made the maxpool kernel compile in 2.3 s of CPU instead of 4 s. Small
-    windows (``_parallel``) skip them altogether (about 1.5 s of CPU less).
+    numba's own ``parallel=True`` (prange) compiled the maxpool kernel in 4 s of CPU, 2.3 s
+    with the nest in a row function; the serial entry compiles in about 0.8 s.
     """
     return [
         "",
         "",
-        "@numba.njit(cache=True" + (", parallel=True)" if parallel else ")"),
-        f"def {name}({args}):",
-        f"    for o0 in {'numba.prange' if parallel else 'range'}({result}.shape[0]):",
+        "@numba.njit(cache=True, nogil=True)",
+        f"def {name}(lo, hi, {args}):",
+        "    for o0 in range(lo, hi):",
         f"        {row}(o0, {args})",
     ]
+
+
+def _over_rows(function: Callable[..., None], rows: int, parallel: bool, *args: object) -> None:
+    """``function(lo, hi, *args)`` over ``range(rows)``: in blocks taken in turn by the BLAS
+    thread pool's workers when ``parallel`` (a busy core then takes fewer blocks), else one
+    call."""
+    threads = blas.workers() if parallel else 1
+    if threads == 1 or rows < 2:
+        function(0, rows, *args)
+        return
+    size = max(1, rows // (4 * threads))
+    blocks = itertools.count()
+
+    def task() -> None:
+        while (lo := next(blocks) * size) < rows:
+            function(lo, min(rows, lo + size), *args)
+
+    blas.run_parallel([task] * min(threads, rows))
 
 
 def _parallel(options: CompileOptions, out_dims: Sequence[int], window: Window) -> bool:
@@ -208,7 +226,6 @@ def reduce_window_source(
     vector: bool,
     combine: str,
     swapped: bool,
-    parallel: bool = True,
     flush: str | None = None,
 ) -> str:
     """The generated reduce-window loop nest over ``rank`` windowed dimensions (plus a
@@ -271,7 +288,7 @@ def reduce_window_source(
             ip + f"    acc = {acc.format(v=f'x[{cell}]')}",
             sp + f"out[{index}] = acc",
         ]
-    lines += _rows("reduce_window", "window_row", f"x, init, out, {tables}", "out", parallel)
+    lines += _rows("reduce_window", "window_row", f"x, init, out, {tables}")
     return "\n".join(lines) + "\n"
 
 
@@ -319,12 +336,12 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
     rank = len(dims) - vector
     tables = tap_tables(dims[:rank], Window(window.dimensions[:rank]), padded_out[:rank])
     parallel = _parallel(options, out_dims, window)
-    source = reduce_window_source(rank, vector, combine, swapped, parallel, flush)
+    source = reduce_window_source(rank, vector, combine, swapped, flush)
     storage = _storage(t)
     started = time.perf_counter()
     loop = _compile(source, "reduce_window", options.cache_dir)
     small = [np.zeros((1, 1), np.int64) for _ in range(rank)]
-    loop(np.zeros((1,) * len(dims), storage), storage.type(0),
+    loop(0, 1, np.zeros((1,) * len(dims), storage), storage.type(0),
          np.zeros((1,) * len(dims), storage), *small)  # fmt: skip
     compile_seconds = time.perf_counter() - started
     dtype = np.dtype(t.numpy)
@@ -334,7 +351,7 @@ def reduce_window_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
         init_value = np.asarray(operands[1]).reshape(()).view(storage)[()]
         out = np.empty(padded_out, storage)
         if out.size:
-            loop(x, init_value, out, *tables)
+            _over_rows(loop, out.shape[0], parallel, x, init_value, out, *tables)
         return out.view(dtype).reshape(out_dims)
 
     how = (
@@ -383,7 +400,6 @@ def select_and_scatter_source(
     select: str,
     combine: str,
     swapped: bool,
-    parallel: bool = True,
     flush: str | None = None,
 ) -> str:
     """Generated select-and-scatter: a parallel pass choosing each window's cell, then the
@@ -433,7 +449,7 @@ def select_and_scatter_source(
         ip + "        value = candidate",
         sp + f"chosen[{index}] = best",
     ]
-    lines += _rows("choose", "choose_row", f"x, zero, chosen, {tables}", "chosen", parallel)
+    lines += _rows("choose", "choose_row", f"x, zero, chosen, {tables}")
     lines += [
         "",
         "",
@@ -478,12 +494,12 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
     rank = len(dims)
     tables = tap_tables(dims, window, padded_out)
     parallel = _parallel(options, out_dims, window)
-    text = select_and_scatter_source(rank, select, combine, swapped, parallel, flush)
+    text = select_and_scatter_source(rank, select, combine, swapped, flush)
     storage = _storage(t)
     started = time.perf_counter()
     module = load_source(text, options.cache_dir)
     ones = (1,) * rank
-    module.choose(np.zeros(ones, storage), storage.type(0), np.zeros(ones, np.int64),
+    module.choose(0, 1, np.zeros(ones, storage), storage.type(0), np.zeros(ones, np.int64),
                   *[np.zeros((1, 1), np.int64) for _ in range(rank)])  # fmt: skip
     module.scatter(np.zeros(1, storage), np.zeros(1, np.int64), np.zeros(1, storage))
     compile_seconds = time.perf_counter() - started
@@ -495,7 +511,10 @@ def select_and_scatter_kernel(instr: HloInstruction, options: CompileOptions) ->
         out.fill(init_value.reshape(())[()])
         if math.prod(out_dims) and x.size:
             chosen = np.empty(padded_out, np.int64)
-            module.choose(x.reshape(dims), storage.type(0), chosen, *tables)
+            _over_rows(
+                module.choose, chosen.shape[0], parallel,
+                x.reshape(dims), storage.type(0), chosen, *tables,
+            )  # fmt: skip
             module.scatter(out.reshape(-1), chosen.reshape(-1), src.reshape(-1))
         return out.view(dtype)
 
