@@ -21,8 +21,10 @@ from __future__ import annotations
 import hashlib
 import math
 import time
+import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -328,8 +330,8 @@ def runner(
             assert isinstance(what, HloInstruction)
             plan.append(("array", data_movement.constant_value(what).view(storage)))
         elif kind == "operand":
-            view = None if storage == np.dtype(arg.type.numpy) else storage
-            plan.append(("operand", (what, view)))
+            cast = None if storage == np.dtype(arg.type.numpy) else storage
+            plan.append(("operand", (what, cast)))
         else:
             plan.append((kind, what))
     shapes = [(o.dims, numba_types.storage_dtype(o.type), np.dtype(o.type.numpy)) for o in outputs]
@@ -352,16 +354,16 @@ def runner(
                 results[k] = donated.view(shapes[k][1])
             else:
                 call = in_place_function
-        arrays = []
+        arrays: list[object] = []
         for kind, what in plan:
             if kind == "operand":
-                position, view = what  # type: ignore[misc]
+                position, view_as = typing.cast("tuple[int, np.dtype[Any] | None]", what)
                 x = operands[position]
                 # reshape(-1) is a view of a C-contiguous array and a C-ordered copy otherwise
                 flat = (x if type(x) is np.ndarray else np.asarray(x)).reshape(-1)
-                arrays.append(flat if view is None else flat.view(view))
+                arrays.append(flat if view_as is None else flat.view(view_as))
             elif kind == "output":
-                k = what  # type: ignore[assignment]
+                k = typing.cast(int, what)
                 if results[k] is None:
                     results[k] = np.empty(sizes[k], shapes[k][1])
                 elif call is in_place_function:

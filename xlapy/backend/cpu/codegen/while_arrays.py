@@ -17,6 +17,7 @@ a large state (a scan's stacked outputs) costs the window per iteration, not its
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import math
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -188,11 +189,10 @@ def _reader(em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...]) -> Callab
 def _scipy_thread_setter() -> Callable[[int], int] | None:
     """``openblas_set_num_threads_local`` of the OpenBLAS bundled with scipy (the BLAS numba's
     ``np.dot`` calls, through ``scipy.linalg.cython_blas``), or None."""
-    try:
-        import scipy
-    except ImportError:
+    spec = importlib.util.find_spec("scipy")
+    if spec is None or spec.origin is None:
         return None
-    libs = Path(scipy.__file__).resolve().parent.parent / "scipy.libs"
+    libs = Path(spec.origin).resolve().parent.parent / "scipy.libs"
     for path in sorted(libs.glob("libscipy_openblas*")) if libs.is_dir() else []:
         try:
             fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
@@ -200,7 +200,8 @@ def _scipy_thread_setter() -> Callable[[int], int] | None:
             continue
         fn.argtypes = [ctypes.c_int]
         fn.restype = ctypes.c_int
-        return fn  # type: ignore[no-any-return]
+        setter: Callable[[int], int] = fn
+        return setter
     return None
 
 
