@@ -93,9 +93,11 @@ ENTRY e {
     assert plain[1][2] != 0
 
 
-def reduce_text(t: str, op: str, n: int, rows: int) -> str:
+def reduce_text(t: str, op: str, n: int, rows: int, column: bool = False) -> str:
+    """``op``-reduce of each row of a ``rows x n`` input (with ``column``, of each column
+    of its ``n x rows`` transpose: the column plan)."""
     init = {"maximum": "-inf", "minimum": "inf", "add": "0", "multiply": "1"}[op]
-    return f"""HloModule m
+    text = f"""HloModule m
 r (a: {t}[], b: {t}[]) -> {t}[] {{
   a = {t}[] parameter(0)
   b = {t}[] parameter(1)
@@ -110,6 +112,11 @@ ENTRY e {{
   a = {t}[{rows},{n}] parameter(0)
   ROOT f = {t}[{rows}] fusion(a), kind=kInput, calls=fused
 }}"""
+    if column:
+        text = text.replace(f"[{rows},{n}]", f"[{n},{rows}]").replace(
+            "dimensions={1}", "dimensions={0}"
+        )
+    return text
 
 
 @pytest.mark.parametrize("t", ["f32", "f64", "bf16"])
@@ -128,10 +135,33 @@ def test_reductions_flush_every_step(t: str, op: str) -> None:
         [tiny / 2, 0.5, 2.0, -tiny / 4],
     ]
     x = np.array(rows, dtype=np.float64).astype(dtype)
-    got, want, _ = run_flushed(reduce_text(t, op, 4, len(rows)), [x])
-    assert_bitwise(got, want, f"{op} reduction of {t} with flush_denormals")
-    plain, _, _ = run_flushed(reduce_text(t, op, 4, len(rows)), [x], flush=False)
-    assert got.tobytes() != plain.tobytes()  # the rows of subnormals flushed
+    for column in (False, True):
+        text = reduce_text(t, op, 4, len(rows), column)
+        data = np.ascontiguousarray(x.T) if column else x
+        got, want, kernel = run_flushed(text, [data])
+        assert ("column" in kernel.how) == column
+        assert_bitwise(got, want, f"{op} reduction of {t} with flush_denormals")
+        plain, _, _ = run_flushed(text, [data], flush=False)
+        assert got.tobytes() != plain.tobytes()  # the rows of subnormals flushed
+
+
+def test_split_reduction_flushes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long maximum cut into chunks reduced in parallel, then combined: subnormals read as
+    zeros in both phases (a row of subnormals and zeros has the maximum +0)."""
+    from xlapy.backend.cpu.codegen import fusion_emitter
+
+    monkeypatch.setattr(fusion_emitter, "PARALLEL_WORK", 0)
+    n = 1 << 16
+    x = np.zeros((2, n), np.float32)
+    x[0, ::7] = np.float32(3e-39)
+    x[0, 5] = -np.float32(1e-39)
+    x[1] = np.random.default_rng(1).standard_normal(n).astype(np.float32)
+    x[1, 1000] = np.float32(2e-39)
+    got, want, kernel = run_flushed(reduce_text("f32", "maximum", n, 2), [x])
+    assert "split" in kernel.how
+    assert_bitwise(got, want, "split maximum with flush_denormals")
+    assert got[0] == 0
+    assert not np.signbit(got[0])
 
 
 def test_argmax_reducer_body_flushes_its_compare() -> None:
