@@ -104,7 +104,8 @@ _BLAS_TYPES = (dtypes.F32, dtypes.F64)
 
 
 def _plain_product(dot: HloInstruction) -> bool:
-    """A matrix product BLAS computes as written: ``[m, k] x [k, n]`` of one f32/f64 type."""
+    """A matrix product BLAS computes as written: ``[m, k] x [k, n]`` of one f32/f64 type,
+    no dimension empty."""
     a = dot.attrs
     lhs, rhs = (o.shape for o in dot.operands)
     return (
@@ -119,6 +120,7 @@ def _plain_product(dot: HloInstruction) -> bool:
         and dot.shape.element_type in _BLAS_TYPES
         and lhs.element_type is dot.shape.element_type
         and rhs.element_type is dot.shape.element_type
+        and 0 not in (*lhs.dims, *rhs.dims)
     )
 
 
