@@ -106,7 +106,13 @@ def combine(
     *,
     reassociate: bool = True,
 ) -> None:
-    """Emits ``accs = reducer(accs, xs)`` into ``frame``."""
+    """Emits ``accs = reducer(accs, xs)`` into ``frame``.
+
+    Under ``flush_denormals`` a one-op float reducer reads its element with subnormals as
+    zeros; maximum/minimum results are operands (flushed already), and a reassociated sum
+    is a running total whose start and end ``accumulate`` flushes (flushing it every step
+    would stop the loop from vectorizing); other steps flush accumulator and result.
+    """
     types = [x.type for x in xs]
     op = reducer_op(reduce)
     if op is not None:
@@ -114,17 +120,21 @@ def combine(
         if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY):
             em.exact = False
         acc, x = accs[0], xs[0].text
-        flush = flush_helper(em, t)  # float add/multiply/maximum/minimum flush all (DAZ, FTZ)
+        running = t.is_float and op is Opcode.ADD and reassociate
+        flush = flush_helper(em, t)
         if flush is not None:
-            acc, x = f"{flush}({acc})", f"{flush}({x})"
-        if t.is_float and op is Opcode.ADD and reassociate:
+            x = f"{flush}({x})"
+            acc = acc if running else f"{flush}({acc})"
+        if running:
             expr = f"{em.helper('fast_math', 'add_reassoc')}({acc}, {x})"
         else:
             expr = binary_expression(em, op, t, acc, x)
         if expr is None:
             raise NoKernel(f"reduce {reduce.name}: {op.value} reducer on {t}")
         value = wrap(em, t, expr)
-        em.emit_in(frame, f"{accs[0]} = {value if flush is None else f'{flush}({value})'}")
+        if flush is not None and not running and op not in (Opcode.MAXIMUM, Opcode.MINIMUM):
+            value = f"{flush}({value})"
+        em.emit_in(frame, f"{accs[0]} = {value}")
         return
     body: HloComputation = reduce.attrs.to_apply
     params = body.parameters
@@ -291,17 +301,16 @@ def accumulate(
     keys: dict[int, tuple[str, str, str]] = {}
     for r in reduces:
         names = []
-        for k, start in enumerate(starts[id(r)]):
+        for (k, t), start in zip(_results(r), starts[id(r)], strict=True):
             names.append(em.fresh(f"{r.name}_acc{k}" if len(starts[id(r)]) > 1 else r.name))
-            em.emit_in(home, f"{names[-1]} = {start}")
+            flush = flush_helper(em, t) if reducer_op(r) is not None else None
+            em.emit_in(home, f"{names[-1]} = {start if flush is None else f'{flush}({start})'}")
         accs[id(r)] = names
         if _keyed(r):
             bits = max(32, r.shape.element_type.bits)  # f16/bf16 values are f32 here
             key, nan = em.fresh(f"{r.name}_key"), em.fresh(f"{r.name}_nan")
             to_key = em.helper("scalar_ops", f"total_order_key_f{bits}")
-            flush = flush_helper(em, r.shape.element_type)
-            first = names[0] if flush is None else f"{flush}({names[0]})"
-            em.emit_in(home, f"{key} = {to_key}({first})")
+            em.emit_in(home, f"{key} = {to_key}({names[0]})")
             em.emit_in(home, f"{nan} = {names[0]} != {names[0]}")
             keys[id(r)] = (key, nan, to_key)
     with reduce_loops(em, reduces[0], home, chunk) as reduced:
@@ -324,6 +333,9 @@ def accumulate(
         if inner is not None:
             inner(frame, in_index)
     for r in reduces:
+        flush = flush_helper(em, r.shape.element_type) if not r.shape.is_tuple else None
+        if flush is not None and reducer_op(r) is Opcode.ADD:  # the running total's end
+            em.emit_in(home, f"{accs[id(r)][0]} = {flush}({accs[id(r)][0]})")
         if id(r) not in keys:
             continue
         key, nan, to_key = keys[id(r)]
