@@ -7,8 +7,9 @@ have element generators (argmax's compare/select pairs...) is generated inline o
 iteration, in index order. Order: the interpreter reduces in a pairwise tree; kernels
 accumulate sequentially, and float sums may reassociate (XLA's vectorized reductions do the
 same), so only integer, pred, maximum and minimum reductions are bit-exact. Under
-``flush_denormals`` a float add/multiply/maximum/minimum step reads its accumulator and
-element with subnormals as zeros and flushes its result, as the interpreter's reducer calls.
+``flush_denormals`` a float add/multiply/maximum/minimum step reads its element with
+subnormals as zeros and its result is flushed, as the interpreter's reducer calls, except
+that a reassociated sum flushes its running total at its start and end only (``combine``).
 
 Plans for reduction outputs (all reduces of one kernel share the input dims and reduced
 dimensions; other outputs have the reduce input's shape, written as the input is read, or
