@@ -65,3 +65,33 @@ def test_builder_dynamic_slice_needs_an_index_per_dimension() -> None:
     y = ops.Parameter(b, 0, Shape.array(xlapy.dtypes.F32, (3,)), "y")
     with pytest.raises(InvalidArgument, match=r"dynamic-slice \[C2\]: needs one start index"):
         ops.DynamicSlice(y, [], [])
+
+
+TRSM = """HloModule m
+ENTRY e {{
+  a = f32[2,2] parameter(0)
+  b = f32[2,2] parameter(1)
+  ROOT x = f32[2,2] custom-call(a, b), custom_call_target="lapack_strsm_ffi", backend_config="{{{config}}}"
+}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        # Found by the mlir target: chr() of a ui8 attribute holding 2^63 - 1.
+        ("diag = 9223372036854775807 : ui8, side = 76 : ui8, trans_x = 78 : ui8",
+         "backend_config diag must be an ASCII character code (76 for 'L'); got "
+         "9223372036854775807"),
+        ("side = 300 : ui8", "backend_config side must be an ASCII character code"),
+        # {'N': 0, 'T': 1, 'C': 2}['X'] was a KeyError.
+        ("trans_x = 88 : ui8", "backend_config trans_x must be one of 78 ('N'), 84 ('T'), 67 "
+         "('C'); got 88"),
+    ],
+)  # fmt: skip
+def test_lapack_trsm_options_are_checked(config: str, message: str) -> None:
+    module = xlapy.load(TRSM.format(config=config))
+    a = np.array([[2, 0], [1, 4]], np.float32)
+    with pytest.raises(InvalidArgument) as info:
+        xlapy.run(module, a, a)
+    assert str(info.value).startswith(f"custom-call x: {message}")

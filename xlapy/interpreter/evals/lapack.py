@@ -40,8 +40,11 @@ def backend_config(instr: HloInstruction) -> dict[str, int]:
     return {k: int(v) for k, v in re.findall(r"(\w+)\s*=\s*(-?\d+)", instr.backend_config or "")}
 
 
-_FLAGS = ("uplo", "mode", "compute_left", "compute_right", "sort")
+_FLAGS = ("uplo", "mode", "compute_left", "compute_right", "sort", "side", "trans_x", "diag")
 """The backend_config entries read as characters (``_flag``)."""
+
+_CHOICES = {"trans_x": "NTC"}
+"""Character options with a closed set of values (the others read one value, else a default)."""
 
 
 def _flag(config: dict[str, int], name: str, default: str) -> str:
@@ -286,6 +289,13 @@ def _run_batched(
             raise InvalidArgument(
                 f"custom-call {instr.name}: backend_config {name} must be an ASCII character "
                 f"code (76 for 'L'); got {config[name]}"
+            )
+        choices = _CHOICES.get(name)
+        if choices and name in config and chr(config[name]) not in choices:
+            codes = ", ".join(f"{ord(c)} ({c!r})" for c in choices)
+            raise InvalidArgument(
+                f"custom-call {instr.name}: backend_config {name} must be one of {codes}; got "
+                f"{config[name]}"
             )
     shapes = list(instr.shape.leaves())
     outputs = [np.zeros(s.dims, s.element_type.numpy) for s in shapes]
