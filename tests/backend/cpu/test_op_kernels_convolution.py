@@ -151,3 +151,32 @@ def test_convolution_in_small_blocks(monkeypatch, block_bytes):
         lhs, rhs, text = random_conv(rng, np.float32, np.float32, "f32", spatial)
         got, want, _ = run_both(text, lhs, rhs)
         assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))
+
+
+def test_convolution_flush_denormals_matches_interpreter():
+    """Under flush_denormals subnormal inputs read as zeros and subnormal results become
+    zeros: tiny products (1e-21 * 1e-19) sum to subnormals, which are flushed, as the
+    interpreter's flush mode does; normal results are unchanged."""
+    import xlapy
+
+    text = """HloModule m
+ENTRY e {
+  x = f32[2,5,5,3] parameter(0)
+  k = f32[3,3,3,2] parameter(1)
+  ROOT c = f32[2,5,5,2] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f
+}"""
+    rng = np.random.default_rng(8)
+    x = np.full((2, 5, 5, 3), 1e-21, np.float32)
+    x[1] = rng.integers(1, 4, (5, 5, 3)).astype(np.float32)  # image 1: normal results
+    x[0, 2, 2, 0] = np.float32(1e-40)  # a subnormal input
+    k = np.full((3, 3, 3, 2), 1e-19, np.float32)
+    k[..., 1] = rng.integers(-2, 3, (3, 3, 3)).astype(np.float32)
+    module = xlapy.load(text)
+    want = xlapy.run(module, x, k, flush_denormals=True)[0]
+    exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
+    got = exe(x, k)[0]
+    assert "im2col" in exe.report()
+    assert not np.any(got[0, ..., 0])  # subnormal sums flushed
+    assert np.array_equal(got[0, ..., 0], want[0, ..., 0])
+    assert_close(got, want, rtol=1e-6)
+    assert np.any(xlapy.run(module, x, k)[0][0, ..., 0])  # not zero without flushing
