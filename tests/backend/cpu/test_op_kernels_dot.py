@@ -147,6 +147,29 @@ def test_dot_flush_denormals_matches_interpreter():
     assert got[0, 0] == 0.0
 
 
+def test_batched_dot_flush_denormals_bitwise_as_the_interpreter():
+    """The f32 BLAS path under flush_denormals (transposed batched operands): subnormal
+    operands of both signs read as signed zeros, tiny products summing to subnormals are
+    flushed, other sums unchanged; every element bit for bit as the interpreter's flush mode
+    (the values make every sum exact, so BLAS's order cannot show)."""
+    import xlapy
+
+    rng = np.random.default_rng(11)
+    values = np.array([0.0, -0.0, 1.0, -2.0, 0.5, 1e-40, -3e-39, 1e-20, -1e-20], np.float32)
+    lhs = rng.choice(values, (3, 6, 4))  # [b, k, m]: contracting dim 1
+    rhs = rng.choice(values, (3, 6, 5))  # [b, k, n]
+    lhs[0, :, 0] = rhs[0, :, 0] = np.float32(1e-20)  # six products of 1e-40: subnormal sum
+    text = dot_text(lhs, rhs, "f32", [0], [1], [0], [1], [3, 4, 5])
+    module = xlapy.load(text)
+    want = xlapy.run(module, lhs, rhs, flush_denormals=True)[0]
+    exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
+    got = exe(lhs, rhs)[0]
+    assert "BLAS" in exe.report()
+    assert_same(got, want)
+    assert got[0, 0, 0] == 0.0
+    assert xlapy.run(module, lhs, rhs)[0][0, 0, 0] != 0.0  # a subnormal without flushing
+
+
 @pytest.mark.parametrize(("batch", "m"), [(4, 64), (1, 300)])
 def test_dot_large_products_split_over_threads(batch, m):
     # Over 2**24 multiply-adds: row blocks (or batch blocks) on the BLAS thread pool.

@@ -84,25 +84,6 @@ def _im2col(
                             patches[r, k0, k1, k2, f] = 0
 
 
-_TINY_F32 = np.float32(np.finfo(np.float32).tiny)
-
-
-@numba.njit(cache=True, nogil=True)
-def _flush_f32(values: Array) -> None:
-    """XLA:CPU's flush to zero of f32 subnormals, in place (zeros keep the sign), as the
-    interpreter's contraction rules flush operands and results under flush_denormals."""
-    for i in range(values.size):
-        if abs(values[i]) < _TINY_F32:
-            values[i] = values[i] * np.float32(0.0)
-
-
-def _flushed(x: Array) -> Array:
-    """A C-contiguous f32 copy of ``x`` with subnormals flushed to zero."""
-    copy = np.array(x, dtype=np.float32, order="C")
-    _flush_f32(copy.reshape(-1))
-    return copy
-
-
 @kernel_for(Opcode.CONVOLUTION, priority=10)
 def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     """Convolution: ``out[b, o..., of] = sum_{k..., if} lhs[b, o*s + k*d - pad, if] *
@@ -180,7 +161,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             acc = accumulator_dtype(result_type, lhs, rhs)
             x, w = lhs.transpose(lhs_order), rhs.transpose(rhs_order)
             if flush and x.dtype == w.dtype == acc == np.float32:
-                x, w = _flushed(x), _flushed(w)
+                x, w = blas.flushed_f32(x), blas.flushed_f32(w)
             elif flush or x.dtype != acc or w.dtype != acc:
                 x, w = to_accumulator(x, acc, flush), to_accumulator(w, acc, flush)
         if reversed_axes:
@@ -222,7 +203,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
         if result.dtype == result_type.numpy and not flush:
             return result
         if flush and result.dtype == result_type.numpy == np.float32:
-            _flush_f32(result.reshape(-1))  # the result is ours: flushed where it is
+            blas.flush_f32(result.reshape(-1))  # the result is ours: flushed where it is
             return result
         return from_accumulator(result, result_type, flush)
 

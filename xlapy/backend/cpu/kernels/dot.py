@@ -128,18 +128,26 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     native = result_type in (dtypes.F32, dtypes.F64, dtypes.C64, dtypes.C128) and all(
         t is result_type for t in types
     )
-    if native and not flush:
+    # Flushing touches f32 operands and results only (the interpreter's contraction rules).
+    flush_f32 = flush and result_type is dtypes.F32
+    if native:
         # Static shapes: the [b, m, k] and [b, k, n] views are planned once.
         lperm, lview = (*lb, *lf, *lc), _bmk_dims(lhs_shape.dims, lb, lf, lc)
         rperm, rview = (*rb, *rf, *rc), _bmk_dims(rhs_shape.dims, rb, rf, rc)
         lsame, rsame = lperm == tuple(range(len(lperm))), rperm == tuple(range(len(rperm)))
         matmul = blas.matmul
+        flushed, flush_result = blas.flushed_f32, blas.flush_f32
 
         def run_native(operands: list[Value], ctx: RunContext) -> Value:
             lhs, rhs = operands
+            if flush_f32:  # flushed copies, then the same views
+                lhs, rhs = flushed(lhs), flushed(rhs)  # type: ignore[arg-type]
             left = (lhs if lsame else lhs.transpose(lperm)).reshape(lview)  # type: ignore[union-attr]
             right = (rhs if rsame else rhs.transpose(rperm)).reshape(rview)  # type: ignore[union-attr]
-            return matmul(left, right.transpose(0, 2, 1)).reshape(out_dims)
+            product = matmul(left, right.transpose(0, 2, 1))
+            if flush_f32:
+                flush_result(product.reshape(-1))  # a fresh array: flushed where it is
+            return product.reshape(out_dims)
 
     def run_float(operands: list[Value], ctx: RunContext) -> Value:
         lhs, rhs = (np.asarray(v) for v in operands)
@@ -152,5 +160,5 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
 
     routine = "cgemm/zgemm" if result_type.is_complex else "sgemm/dgemm"
     how = f"BLAS {routine} via numpy matmul, single-threaded BLAS in row blocks over the cores"
-    chosen = run_native if native and not flush else run_float
+    chosen = run_native if native else run_float
     return Kernel(run=chosen, how=how, exact=False, views=())
