@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
 import xlapy
 from xlapy import ops
+from xlapy.builder.xla_builder import XlaOp
 from xlapy.errors import InvalidArgument, ParseError
 from xlapy.shape import Shape
 from xlapy.text.hlo_printer import print_hlo
@@ -95,3 +98,24 @@ def test_lapack_trsm_options_are_checked(config: str, message: str) -> None:
     with pytest.raises(InvalidArgument) as info:
         xlapy.run(module, a, a)
     assert str(info.value).startswith(f"custom-call x: {message}")
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        # Found by the builder target: Reshape(x, x, x) iterated the XlaOp, whose refusal
+        # ('XlaOp x is not iterable; index it instead') named no function.
+        (lambda x: ops.Reshape(x, x, x), "Reshape: dimensions must be a sequence of ints; got "
+         "XlaOp(x: f32[])"),
+        (lambda x: ops.Transpose(x, x), "Transpose: permutation must be a sequence of ints"),
+        (lambda x: ops.Broadcast(x, x), "Broadcast: broadcast_sizes must be a sequence of ints"),
+    ],
+)  # fmt: skip
+def test_builder_an_op_where_ints_go_names_the_function(
+    call: Callable[[XlaOp], object], message: str
+) -> None:
+    b = xlapy.XlaBuilder("b")
+    x = ops.Parameter(b, 0, Shape.scalar(xlapy.dtypes.F32), "x")
+    with pytest.raises(InvalidArgument) as info:
+        call(x)
+    assert str(info.value).startswith(message)

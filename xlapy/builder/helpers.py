@@ -54,7 +54,8 @@ def ints(values: object, what: str) -> tuple[int, ...]:
     if is_int(values):
         return (int(values),)  # type: ignore[call-overload]
     items = values.tolist() if isinstance(values, np.ndarray) else values
-    if isinstance(items, str | bytes) or not isinstance(items, Iterable):
+    if isinstance(items, str | bytes | XlaOp) or not isinstance(items, Iterable):
+        # (an XlaOp defines __iter__ only to refuse it, with a message naming no function)
         raise argument_error(what, f"must be a sequence of ints; got {values!r:.60}")
     result = []
     for i, v in enumerate(items):
