@@ -425,6 +425,8 @@ def main() -> None:
         f"{commit}; jax {jax.__version__}; numba {numba.__version__}; numpy {np.__version__}",
         f"- machine: {_machine()}; load average {load_before[0]:.1f} at the start, "
         f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
+        "- compile cold / warm: `xlapy.compile` in a fresh process (after `import xlapy`) with an "
+        "empty / the filled kernel cache; Python's bytecode cache is kept as a pip install has it",
         *notes,
         "",
         *_table_lines(rows, platforms),
