@@ -38,27 +38,58 @@ _UNSIGNED, _SIGNED, _TOTAL_ORDER = 0, 1, 2
 _INSERTION = 24
 
 
+@numba.njit(cache=True, inline="always")
+def _encoded(
+    raw: np.uint64, sign: np.uint64, full: np.uint64, mode: int, descending: bool
+) -> np.uint64:
+    """The order-preserving unsigned key of one raw bit pattern (see the key encodings):
+    signed integers flip the sign bit; floats in total order flip every bit when negative and
+    the sign bit otherwise; a descending key is complemented (a stable reversal)."""
+    k = raw & full
+    if mode == _SIGNED:
+        k ^= sign
+    elif mode == _TOTAL_ORDER:
+        k = (k ^ full) if (k & sign) else (k ^ sign)
+    if descending:
+        k ^= full
+    return k
+
+
 @numba.njit(cache=True)
-def _encode(bits: Array, width: int, mode: int, descending: bool) -> Array:
-    """The order-preserving unsigned key of every raw bit pattern (2-D, same unsigned dtype;
-    see the key encodings): signed integers flip the sign bit; floats in total order flip
-    every bit when negative and the sign bit otherwise; a descending key is complemented (a
-    stable reversal)."""
+def _encode_into(bits: Array, out: Array, width: int, mode: int, descending: bool) -> None:
+    """``out`` (2-D, an unsigned dtype) := the encoded key of every raw bit pattern in ``bits``
+    (same shape; ``out`` may be ``bits`` itself)."""
     rows, n = bits.shape
-    out = np.empty_like(bits)
     sign = np.uint64(1) << np.uint64(width - 1)
     full = (sign - np.uint64(1)) | sign
     for r in range(rows):
         for i in range(n):
-            k = np.uint64(bits[r, i]) & full
+            out[r, i] = _encoded(np.uint64(bits[r, i]), sign, full, mode, descending)
+
+
+def _encode(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """The encoded keys of the raw bit patterns ``bits`` (2-D, an unsigned dtype), a new array."""
+    out = np.empty_like(bits)
+    _encode_into(bits, out, width, mode, descending)
+    return out
+
+
+@numba.njit(cache=True)
+def _decode(keys: Array, width: int, mode: int, descending: bool) -> None:
+    """The inverse of ``_encode_into``, in place: every encoded key back to its raw bits."""
+    rows, n = keys.shape
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = (sign - np.uint64(1)) | sign
+    for r in range(rows):
+        for i in range(n):
+            k = np.uint64(keys[r, i])
+            if descending:
+                k ^= full
             if mode == _SIGNED:
                 k ^= sign
             elif mode == _TOTAL_ORDER:
-                k = (k ^ full) if (k & sign) else (k ^ sign)
-            if descending:
-                k ^= full
-            out[r, i] = k
-    return out
+                k = (k ^ sign) if (k & sign) else (k ^ full)
+            keys[r, i] = k
 
 
 @numba.njit(cache=True)
@@ -128,6 +159,75 @@ def _argsort_rows(keys: Array, order: Array) -> None:
         _argsort_row(keys[r], passes, order[r], np.empty_like(keys[r]), np.empty_like(order[r]))
 
 
+@numba.njit(cache=True)
+def _sort_keys_row(keys: Array, buf: Array) -> None:
+    """Ascending sort of one row of unsigned ``keys`` in place (``buf`` a scratch row of the
+    same size): LSD radix sort by bytes, skipping bytes every key shares; insertion sort when
+    short."""
+    n = keys.size
+    if n <= _INSERTION:
+        for i in range(1, n):
+            k = keys[i]
+            j = i - 1
+            while j >= 0 and keys[j] > k:
+                keys[j + 1] = keys[j]
+                j -= 1
+            keys[j + 1] = k
+        return
+    passes = keys.itemsize
+    counts = np.zeros((passes, 256), np.int64)
+    for i in range(n):
+        k = np.int64(keys[i])
+        for p in range(passes):
+            counts[p, (k >> (8 * p)) & 255] += 1
+    src, dst = keys, buf
+    in_buf = False
+    offsets = np.empty(256, np.int64)
+    for p in range(passes):
+        shift = 8 * p
+        if counts[p, (np.int64(src[0]) >> shift) & 255] == n:
+            continue  # every key has this byte: the pass would not move anything
+        total = 0
+        for d in range(256):
+            offsets[d] = total
+            total += counts[p, d]
+        for i in range(n):
+            k = src[i]
+            d = (np.int64(k) >> shift) & 255
+            at = offsets[d]
+            dst[at] = k
+            offsets[d] = at + 1
+        src, dst = dst, src
+        in_buf = not in_buf
+    if in_buf:
+        keys[:] = src
+
+
+@numba.njit(cache=True)
+def _sort_keys_one(keys: Array) -> None:
+    """Sort the one row of ``keys`` in place."""
+    _sort_keys_row(keys[0], np.empty_like(keys[0]))
+
+
+@numba.njit(cache=True, parallel=True)
+def _sort_keys_rows(keys: Array) -> None:
+    """Sort every row of a 2-D unsigned key array in place (rows in parallel)."""
+    for r in numba.prange(keys.shape[0]):
+        _sort_keys_row(keys[r], np.empty_like(keys[r]))
+
+
+def sort_bits(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """The raw bit patterns ``bits`` (2-D, an unsigned dtype) sorted along the last axis by
+    their encoded keys, a new array and the only one allocated beside one scratch row: keys
+    are encoded into it, sorted in place and decoded back. Exact as a stable sort whenever
+    equal keys have equal bits (the encodings are one-to-one)."""
+    out = np.empty_like(bits)
+    _encode_into(bits, out, width, mode, descending)
+    (_sort_keys_one if bits.shape[0] == 1 else _sort_keys_rows)(out)
+    _decode(out, width, mode, descending)
+    return out
+
+
 def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Array:
     """The stable argsort (int32 when it fits, else int64) along the last axis of a 2-D array
     of raw key bits (an unsigned dtype of the key's storage width)."""
@@ -139,6 +239,7 @@ def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Arra
 
 def _warm_up() -> None:
     stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
+    sort_bits(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
 
 
 # ---- comparator recognition ----------------------------------------------------------------
@@ -302,18 +403,59 @@ def _key_values(key: SortKey, line: Array, evaluator: Evaluator) -> Array:
     interpreter's element-wise evals (constants broadcast)."""
     if key.expr.opcode is Opcode.PARAMETER:
         return line
-    env: dict[int, Value] = {}
+    return np.asarray(_evaluated(key.expr, line, evaluator, {}))
 
-    def value(x: HloInstruction) -> Value:
-        if id(x) not in env:
-            if x.opcode is Opcode.PARAMETER:
-                env[id(x)] = line
-            else:
-                operands = [value(o) for o in x.operands]
-                env[id(x)] = EVALUATORS[x.opcode](evaluator, x, operands)
-        return env[id(x)]
 
-    return np.asarray(value(key.expr))
+def _evaluated(
+    x: HloInstruction, line: Array, evaluator: Evaluator, env: dict[int, Value]
+) -> Value:
+    """The value of the scalar expression ``x`` over ``line``, each node once (``env``). A
+    plain recursive function: a self-referencing closure would form a cycle that keeps every
+    intermediate array alive until the garbage collector runs."""
+    if id(x) not in env:
+        if x.opcode is Opcode.PARAMETER:
+            env[id(x)] = line
+        else:
+            operands = [_evaluated(o, line, evaluator, env) for o in x.operands]
+            env[id(x)] = EVALUATORS[x.opcode](evaluator, x, operands)
+    return env[id(x)]
+
+
+def _one_to_one(key: SortKey, t: ElementType, operand: ElementType) -> tuple[int, int] | None:
+    """``(width, encoding)`` when the key's order, read on the operand's raw bits, is a total
+    order in which equal keys have equal bits (floats in TOTALORDER, integers, pred stored in
+    their full width) and the key function keeps the operand's type; else None."""
+    if t is not operand or t.numpy is None:
+        return None
+    width = 8 * t.numpy.itemsize
+    if t.is_pred:
+        return width, _UNSIGNED
+    if t.bits != width or t is dtypes.F8E8M0FNU:
+        return None
+    if t.is_float:
+        ctype = key.ctype or default_comparison_type(t)
+        return (width, _TOTAL_ORDER) if ctype is ComparisonType.TOTALORDER else None
+    return width, _SIGNED if t.is_signed else _UNSIGNED
+
+
+# Elements per call of a key function when checking it leaves a line unchanged.
+_CHUNK = 1 << 16
+
+
+def _keeps_bits(key: SortKey, line: Array, evaluator: Evaluator) -> bool:
+    """The key function returns every element of ``line`` bit for bit (the identity, or jax's
+    canonicalisation on a line with no NaN and no -0), evaluated a chunk at a time so its
+    temporaries stay small."""
+    if key.expr.opcode is Opcode.PARAMETER:
+        return True
+    flat = line.reshape(-1)
+    raw = f"u{flat.dtype.itemsize}"
+    for start in range(0, flat.size, _CHUNK):
+        part = flat[start : start + _CHUNK].reshape(1, -1)
+        values = _key_values(key, part, evaluator)
+        if values.dtype != part.dtype or not np.array_equal(values.view(raw), part.view(raw)):
+            return False
+    return True
 
 
 # ---- the kernel ----------------------------------------------------------------------------
@@ -343,6 +485,11 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if not -rank <= dimension < rank:
         raise NoKernel("dimension out of range (the interpreter reports it)")
     dimension %= max(rank, 1)
+    plain = (
+        _one_to_one(keys[0], types[0], instr.operands[0].shape.element_type)
+        if len(keys) == 1 and len(instr.operands) == 1
+        else None
+    )
     load_evaluators()
     started = time.perf_counter()
     _warm_up()
@@ -355,6 +502,11 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             return tuple(copies) if instr.shape.is_tuple else copies[0]
         n = dims[dimension]
         lines = [np.moveaxis(x, dimension, -1).reshape(-1, n) for x in inputs]
+        if plain is not None and _keeps_bits(keys[0], lines[0], ctx.evaluator):
+            line = np.ascontiguousarray(lines[0])
+            width, mode = plain
+            bits = sort_bits(line.view(f"u{width // 8}"), width, mode, keys[0].descending)
+            return _laid_out(bits.view(line.dtype), dims, dimension)
         order: Array | None = None
         for key, t in reversed(list(zip(keys, types, strict=True))):
             values = _key_values(key, lines[key.operand], ctx.evaluator)
@@ -371,6 +523,8 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return tuple(results) if instr.shape.is_tuple else results[0]
 
     how = f"numba stable radix argsort, {len(keys)} key(s), {len(instr.operands)} operand(s)"
+    if plain is not None:
+        how = "numba radix sort of the keys in place (one-to-one keys, no payload)"
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
 
 
@@ -380,6 +534,12 @@ def _gathered(line: Array, order: Array, dims: Sequence[int], dimension: int) ->
         moved = np.take(line[0], order[0])
     else:
         moved = np.take_along_axis(line, order, axis=1)
+    return _laid_out(moved, dims, dimension)
+
+
+def _laid_out(moved: Array, dims: Sequence[int], dimension: int) -> Array:
+    """Sorted lines (rows, n) laid out as the operand again (no copy when ``dimension`` is the
+    last)."""
     shape = [*dims[:dimension], *dims[dimension + 1 :], dims[dimension]]
     return np.ascontiguousarray(np.moveaxis(moved.reshape(shape), -1, dimension))
 
@@ -391,16 +551,24 @@ _SELECT_MAX_K = 128
 
 
 @numba.njit(cache=True, nogil=True)
-def _select_rows(keys: Array, k: int, order: Array) -> None:
-    """The indices of the ``k`` smallest unsigned ``keys`` of every row, smallest first, equal
-    keys by lower index (a sorted buffer: a later element enters only when strictly smaller
-    than the buffer's last, and goes behind the equal keys already there)."""
-    rows, n = keys.shape
-    best = np.empty(k, keys.dtype)
+def _select_rows(
+    bits: Array, width: int, mode: int, descending: bool, k: int, order: Array
+) -> None:
+    """The indices of the ``k`` smallest encoded keys of the raw bit patterns ``bits`` (2-D,
+    an unsigned dtype) in every row, smallest first, equal keys by lower index (a sorted
+    buffer: a later element enters only when strictly smaller than the buffer's last, and
+    goes behind the equal keys already there). Keys are encoded a row at a time."""
+    rows, n = bits.shape
+    sign = np.uint64(1) << np.uint64(width - 1)
+    full = (sign - np.uint64(1)) | sign
+    keys = np.empty(n, bits.dtype)
+    best = np.empty(k, bits.dtype)
     for r in range(rows):
+        for i in range(n):
+            keys[i] = _encoded(np.uint64(bits[r, i]), sign, full, mode, descending)
         count = 0
         for i in range(n):
-            key = keys[r, i]
+            key = keys[i]
             if count < k:
                 j = count
                 count += 1
@@ -456,7 +624,9 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     index_type = instr.shape.tuple_shapes[1].element_type.numpy
     out_dims = (*shape.dims[:-1], k)
     started = time.perf_counter()
-    _select_rows(np.zeros((1, 2), np.uint32), 1, np.empty((1, 1), np.int64))
+    _select_rows(
+        np.zeros((1, 2), np.uint32), 32, _TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64)
+    )
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -466,9 +636,8 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         else:
             bits, width, mode = _topk_bits(line, t)
             if k <= _SELECT_MAX_K:
-                keys = _encode(bits, width, mode, largest)
                 order = np.empty((line.shape[0], k), np.int64)
-                _select_rows(keys, k, order)
+                _select_rows(bits, width, mode, largest, k, order)
             else:
                 order = stable_argsort(bits, width, mode, largest)[:, :k]
         values = np.take_along_axis(line, order, axis=1).reshape(out_dims)
