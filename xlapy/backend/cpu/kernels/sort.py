@@ -95,7 +95,8 @@ def _decode(keys: Array, width: int, mode: int, descending: bool) -> None:
 @numba.njit(cache=True)
 def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_idx: Array) -> None:
     """Stable ascending argsort of one row of unsigned ``keys`` into ``order``: LSD radix sort
-    by bytes (``passes`` of them), skipping bytes every key shares; insertion sort when short."""
+    by bytes (``passes`` of them), skipping bytes every key shares; insertion sort when short.
+    ``keys`` is scratch (left permuted); ``order`` and the buffers are the only index rows."""
     n = keys.size
     if n <= _INSERTION:
         for i in range(n):
@@ -116,12 +117,13 @@ def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_id
         k = np.int64(keys[i])
         for p in range(passes):
             counts[p, (k >> (8 * p)) & 255] += 1
-    src_k = keys.copy()
-    src_i = np.empty_like(buf_idx)
+    src_k = keys
+    src_i = order
     for i in range(n):
         src_i[i] = i
     dst_k = buf_keys
     dst_i = buf_idx
+    in_buf = False
     offsets = np.empty(256, np.int64)
     for p in range(passes):
         shift = 8 * p
@@ -140,7 +142,9 @@ def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_id
             offsets[d] = at + 1
         src_k, dst_k = dst_k, src_k
         src_i, dst_i = dst_i, src_i
-    order[:] = src_i
+        in_buf = not in_buf
+    if in_buf:
+        order[:] = src_i
 
 
 @numba.njit(cache=True)
