@@ -1,5 +1,7 @@
 """Compiled ``sort`` for recognised comparators: a stable LSD radix argsort (numba) on integer
-keys derived from the sort key, then the operands gathered in that order.
+keys derived from the sort key, then the operands gathered in that order; one operand whose
+key is one-to-one on its bits sorts its encoded keys in place in the result buffer instead.
+Compiled ``topk``: a per-row selection of the k best (or the argsort when k is large).
 
 Recognised comparators are lexicographic chains of one-key comparisons,
 ``compare(f(p[2k]), f(p[2k+1]))`` with direction LT/GT, where ``f`` is an element-wise
