@@ -19,6 +19,7 @@ import pytest
 
 import xlapy
 from tests.profile.programs import loop_text
+from xlapy.profiling import live
 from xlapy.profiling.active import COMPILE_PROGRESS
 from xlapy.profiling.live import CompileProgress, progress_delay
 
@@ -32,7 +33,10 @@ class Terminal(io.StringIO):
 
 @pytest.fixture
 def no_delay(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The line drawn at once and redrawn every 10 ms: a loop of a few tenths of a second is
+    seen running however fast the machine is."""
     monkeypatch.setenv("XLAPY_PROGRESS_DELAY", "0")
+    monkeypatch.setattr(live, "REFRESH_SECONDS", 0.01)
 
 
 def test_delay_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
