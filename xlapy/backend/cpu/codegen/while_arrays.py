@@ -16,7 +16,6 @@ a large state (a scan's stacked outputs) costs the window per iteration, not its
 
 from __future__ import annotations
 
-import ctypes
 import importlib.util
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -27,6 +26,7 @@ from pathlib import Path
 from xlapy import dtypes
 from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelArg, KernelEmitter, Val
 from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.backend.cpu.kernels.blas import openblas_thread_setter
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -197,22 +197,12 @@ def _reader(em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...]) -> Callab
 
 
 def _scipy_thread_setter() -> Callable[[int], int] | None:
-    """``openblas_set_num_threads_local`` of the OpenBLAS bundled with scipy (the BLAS numba's
-    ``np.dot`` calls, through ``scipy.linalg.cython_blas``), or None."""
+    """The thread setting of the OpenBLAS bundled with scipy (the BLAS numba's ``np.dot``
+    calls, through ``scipy.linalg.cython_blas``), or None."""
     spec = importlib.util.find_spec("scipy")
     if spec is None or spec.origin is None:
         return None
-    libs = Path(spec.origin).resolve().parent.parent / "scipy.libs"
-    for path in sorted(libs.glob("libscipy_openblas*")) if libs.is_dir() else []:
-        try:
-            fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
-        except (OSError, AttributeError):
-            continue
-        fn.argtypes = [ctypes.c_int]
-        fn.restype = ctypes.c_int
-        setter: Callable[[int], int] = fn
-        return setter
-    return None
+    return openblas_thread_setter(Path(spec.origin).resolve().parent.parent / "scipy.libs")
 
 
 _set_scipy_local = _scipy_thread_setter()

@@ -36,9 +36,9 @@ _SPLIT_FLOPS = 1 << 24
 _OPENBLAS_ONE_THREAD = 1 << 18
 
 
-def _thread_local_setter() -> Callable[[int], int] | None:
-    """``openblas_set_num_threads_local`` of numpy's bundled OpenBLAS (0.3.27+), or None."""
-    libs = Path(np.__file__).resolve().parent.parent / "numpy.libs"
+def openblas_thread_setter(libs: Path) -> Callable[[int], int] | None:
+    """``openblas_set_num_threads_local`` (OpenBLAS 0.3.27+) of the OpenBLAS a wheel bundles
+    in ``libs`` (``numpy.libs``, ``scipy.libs``), or None."""
     for path in sorted(libs.glob("libscipy_openblas*")) if libs.is_dir() else []:
         try:
             fn = ctypes.CDLL(str(path)).openblas_set_num_threads_local
@@ -50,7 +50,8 @@ def _thread_local_setter() -> Callable[[int], int] | None:
     return None
 
 
-_set_local = _thread_local_setter()
+# numpy's bundled OpenBLAS: the one np.matmul calls.
+_set_local = openblas_thread_setter(Path(np.__file__).resolve().parent.parent / "numpy.libs")
 _pool: ThreadPoolExecutor | None = None
 _pool_lock = threading.Lock()
 _inside = threading.local()  # set while a thread runs a task: tasks never split again

@@ -95,6 +95,32 @@ def _decode(keys: Array, width: int, mode: int, descending: bool) -> None:
 
 
 @numba.njit(cache=True)
+def _byte_counts(keys: Array, passes: int) -> Array:
+    """``counts[p, b]``: how many of the unsigned ``keys`` have ``b`` as byte ``p``. Arithmetic
+    shifts of the int64 view agree with logical ones on the low 8 bits, and stay in native
+    signed arithmetic for every key width."""
+    counts = np.zeros((passes, 256), np.int64)
+    for i in range(keys.size):
+        k = np.int64(keys[i])
+        for p in range(passes):
+            counts[p, (k >> (8 * p)) & 255] += 1
+    return counts
+
+
+@numba.njit(cache=True)
+def _pass_offsets(counts: Array, p: int, first: int, n: int, offsets: Array) -> bool:
+    """Whether radix pass ``p`` moves anything (not when all ``n`` keys share the byte of the
+    key ``first``); if so, ``offsets`` is set to where each byte value's keys start."""
+    if counts[p, (np.int64(first) >> (8 * p)) & 255] == n:
+        return False
+    total = 0
+    for d in range(256):
+        offsets[d] = total
+        total += counts[p, d]
+    return True
+
+
+@numba.njit(cache=True)
 def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_idx: Array) -> None:
     """Stable ascending argsort of one row of unsigned ``keys`` into ``order``: LSD radix sort
     by bytes (``passes`` of them), skipping bytes every key shares; insertion sort when short.
@@ -112,13 +138,7 @@ def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_id
                 j -= 1
             order[j + 1] = moving
         return
-    # Byte p of a key: arithmetic shifts of the int64 view agree with logical ones on the
-    # low 8 bits, and stay in native signed arithmetic for every key width.
-    counts = np.zeros((passes, 256), np.int64)
-    for i in range(n):
-        k = np.int64(keys[i])
-        for p in range(passes):
-            counts[p, (k >> (8 * p)) & 255] += 1
+    counts = _byte_counts(keys, passes)
     src_k = keys
     src_i = order
     for i in range(n):
@@ -128,13 +148,9 @@ def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_id
     in_buf = False
     offsets = np.empty(256, np.int64)
     for p in range(passes):
+        if not _pass_offsets(counts, p, src_k[0], n, offsets):
+            continue
         shift = 8 * p
-        if counts[p, (np.int64(src_k[0]) >> shift) & 255] == n:
-            continue  # every key has this byte: the pass would not move anything
-        total = 0
-        for d in range(256):
-            offsets[d] = total
-            total += counts[p, d]
         for i in range(n):
             k = src_k[i]
             d = (np.int64(k) >> shift) & 255
@@ -181,22 +197,14 @@ def _sort_keys_row(keys: Array, buf: Array) -> None:
             keys[j + 1] = k
         return
     passes = keys.itemsize
-    counts = np.zeros((passes, 256), np.int64)
-    for i in range(n):
-        k = np.int64(keys[i])
-        for p in range(passes):
-            counts[p, (k >> (8 * p)) & 255] += 1
+    counts = _byte_counts(keys, passes)
     src, dst = keys, buf
     in_buf = False
     offsets = np.empty(256, np.int64)
     for p in range(passes):
+        if not _pass_offsets(counts, p, src[0], n, offsets):
+            continue
         shift = 8 * p
-        if counts[p, (np.int64(src[0]) >> shift) & 255] == n:
-            continue  # every key has this byte: the pass would not move anything
-        total = 0
-        for d in range(256):
-            offsets[d] = total
-            total += counts[p, d]
         for i in range(n):
             k = src[i]
             d = (np.int64(k) >> shift) & 255
