@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import fcntl
 import io
-import os
-import pty
 import re
-import select
-import struct
 import subprocess
 import sys
-import termios
 from pathlib import Path
 
 import pytest
 
+from tests.terminal import xlapy_on_terminal
 from xlapy.progress import Progress
 
 PASSING = """func.func @main() {
@@ -37,41 +32,9 @@ def write_tests(tmp_path: Path) -> list[str]:
     return files
 
 
-def interpret_on_terminal(files: list[str]) -> tuple[int, str]:
-    """Runs ``xlapy interpret`` with stdout and stderr on a pseudo-terminal; returns its exit
-    status and everything the terminal received."""
-    leader, follower = pty.openpty()
-    # A terminal of 40 rows by 120 columns (a new pseudo-terminal has a size of 0 x 0).
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    env = {**os.environ, "TERM": "xterm"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "xlapy", "interpret", *files],
-        stdin=subprocess.DEVNULL,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-    )
-    os.close(follower)
-    received = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 120)
-        if not ready:
-            process.kill()
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closed: the process has ended
-            break
-        if not chunk:
-            break
-        received += chunk
-    os.close(leader)
-    return process.wait(timeout=60), received.decode(errors="replace")
-
-
 def test_interpret_shows_progress_on_a_terminal(tmp_path: Path) -> None:
     files = write_tests(tmp_path)
-    status, screen = interpret_on_terminal(files)
+    status, screen = xlapy_on_terminal(["interpret", *files])
     assert status == 1
     # The bar (tqdm's format): description, done/total, the status after it, an ETA.
     assert "interpret:" in screen

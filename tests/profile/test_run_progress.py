@@ -3,15 +3,10 @@ pseudo-terminal for the CLI) while compiling or running, never on pipes."""
 
 from __future__ import annotations
 
-import fcntl
 import io
 import os
-import pty
-import select
-import struct
 import subprocess
 import sys
-import termios
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +14,7 @@ import pytest
 
 import xlapy
 from tests.profile.programs import loop_text
+from tests.terminal import xlapy_on_terminal
 from xlapy.profiling import live
 from xlapy.profiling.active import COMPILE_PROGRESS
 from xlapy.profiling.live import CompileProgress, progress_delay
@@ -104,43 +100,11 @@ def test_compile_progress_counts_passes_and_kernels() -> None:
     assert ", 1 interpreted, now %" in progress.status()
 
 
-def run_on_terminal(args: list[str], cwd: Path) -> tuple[int, str]:
-    """``xlapy ARGS`` with stdout and stderr on a pseudo-terminal of 40 x 120; its status
-    and everything the terminal received."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    env = {**os.environ, "TERM": "xterm", "XLAPY_PROGRESS_DELAY": "0.2"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "xlapy", *args],
-        stdin=subprocess.DEVNULL,
-        stdout=follower,
-        stderr=follower,
-        env=env,
-        cwd=cwd,
-    )
-    os.close(follower)
-    received = b""
-    while True:
-        ready, _, _ = select.select([leader], [], [], 120)
-        if not ready:
-            process.kill()
-            break
-        try:
-            chunk = os.read(leader, 65536)
-        except OSError:  # the terminal closed: the process has ended
-            break
-        if not chunk:
-            break
-        received += chunk
-    os.close(leader)
-    return process.wait(timeout=60), received.decode(errors="replace")
-
-
 def test_cli_run_shows_progress_on_a_terminal_only(tmp_path: Path) -> None:
     (tmp_path / "loop.hlo").write_text(loop_text(3000))
     np.savez(tmp_path / "in.npz", arg0=np.ones(4, np.float32))
     args = ["run", "loop.hlo", "--inputs", "in.npz", "--platform", "interpreter"]
-    status, screen = run_on_terminal(args, tmp_path)
+    status, screen = xlapy_on_terminal(args, tmp_path, {"XLAPY_PROGRESS_DELAY": "0.2"})
     assert status == 0
     assert "running loop on interpreter: " in screen
     assert ", while w iteration " in screen
