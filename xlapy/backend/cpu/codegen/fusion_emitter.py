@@ -37,6 +37,7 @@ from xlapy.backend.cpu.codegen import (
 )
 from xlapy.backend.cpu.codegen.loop_emitter import Index, KernelArg, KernelEmitter, Output, Val
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -318,7 +319,9 @@ def runner(
     the one tuple operand), the constants, fresh flat outputs; one call. When the program
     donates the operand of every ``in_place`` output, ``in_place_function`` (the kernel
     without those outputs, see ``_in_place_function``) writes them into the operands'
-    buffers instead."""
+    buffers instead. A parallel kernel is ``launch_lock.guarded``."""
+    function = guarded(function)
+    in_place_function = guarded(in_place_function) if in_place_function else None
     reuse = dict(in_place or {})
     # Per argument: ("operand", (position, storage dtype or None when no view is needed)),
     # ("array", a constant) or ("output", k). f16/bf16 travel as their uint16 patterns.

@@ -24,6 +24,7 @@ import numpy as np
 from numba.extending import intrinsic
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.rng import RNG_KEY, get_and_update_state
 from xlapy.ir.attrs import RandomAlgorithm, RandomDistribution
@@ -41,6 +42,7 @@ def _rotl(v: int, d: int) -> int:
     return ((v << np.uint64(d)) | (v >> np.uint64(32 - d))) & _M32
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def threefry_words(start: int, key0: int, key1: int, out0: Array, out1: Array) -> None:
     """Threefry-2x32, 20 rounds, of the counters ``start + j`` (mod 2**64; low word first)
@@ -109,6 +111,7 @@ def threefry_words(start: int, key0: int, key1: int, out0: Array, out1: Array) -
         out1[j] = x1
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def philox_words(low: int, high: int, key0: int, key1: int, out: Array) -> None:
     """Philox-4x32, 10 rounds, of the 128-bit counters ``(high:low) + j`` into ``out[j, 0:4]``
@@ -280,6 +283,7 @@ def _fma(typingctx: object, x: object, y: object, z: object) -> object:
     return x(x, y, z), codegen  # type: ignore[operator]
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def _uniform_f32(bits: Array, span: float, low: float, out: Array) -> None:
     """``fma(top 23 bits * 2**-23, span, low)`` in f32 (XLA's uniform floats)."""
@@ -288,6 +292,7 @@ def _uniform_f32(bits: Array, span: float, low: float, out: Array) -> None:
         out[i] = _fma(unit, np.float32(span), np.float32(low))
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def _uniform_f64(bits: Array, span: float, low: float, out: Array) -> None:
     """``fma(top 52 bits * 2**-52, span, low)`` in f64."""

@@ -20,6 +20,7 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.reduce import simple_binary_reducer
@@ -185,6 +186,7 @@ def _units(dtype: np.dtype) -> tuple[np.dtype, int]:
 # ---- gather --------------------------------------------------------------------------------
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def _gather_rows(flat: Array, bases: Array, outer: Array, run: int, out: Array) -> None:
     """``out[b, o * run + l] = flat[bases[b] + outer[o] + l]`` (runs of contiguous elements)."""

@@ -21,6 +21,7 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.compare_select import default_comparison_type, total_order_key
 from xlapy.interpreter.evals.elementwise import prepare
@@ -171,6 +172,7 @@ def _argsort_one(keys: Array, order: Array) -> None:
     _argsort_row(keys[0], keys.itemsize, order[0], np.empty_like(keys[0]), np.empty_like(order[0]))
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def _argsort_rows(keys: Array, order: Array) -> None:
     """Stable argsort of every row of a 2-D unsigned key array into ``order`` (rows in
@@ -223,6 +225,7 @@ def _sort_keys_one(keys: Array) -> None:
     _sort_keys_row(keys[0], np.empty_like(keys[0]))
 
 
+@guarded
 @numba.njit(cache=True, parallel=True)
 def _sort_keys_rows(keys: Array) -> None:
     """Sort every row of a 2-D unsigned key array in place (rows in parallel)."""
