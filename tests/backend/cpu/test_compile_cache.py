@@ -95,3 +95,60 @@ def _modules_after(code: str) -> list[str]:
 def test_start_up_loads_neither_numba_nor_scipy(code: str) -> None:
     heavy = [m for m in _modules_after(code) if m.split(".")[0] in ("numba", "scipy")]
     assert not heavy, f"{code!r} imported {heavy[:5]}"
+
+
+RENAMED = """HloModule {module}
+
+{cond} {{
+  {s} = (s32[], f32[64]) parameter(0)
+  {i} = s32[] get-tuple-element({s}), index=0
+  {n} = s32[] constant(100)
+  ROOT {lt} = pred[] compare({i}, {n}), direction=LT
+}}
+
+{body} {{
+  {s} = (s32[], f32[64]) parameter(0)
+  {i} = s32[] get-tuple-element({s}), index=0
+  {one} = s32[] constant(1)
+  {j} = s32[] add({i}, {one})
+  {x} = f32[64] get-tuple-element({s}), index=1
+  {y} = f32[64] tanh({x})
+  ROOT {t} = (s32[], f32[64]) tuple({j}, {y})
+}}
+
+ENTRY {main} {{
+  {p} = f32[64] parameter(0)
+  {q} = f32[64] parameter(1)
+  {e} = f32[64] exponential({p})
+  {m} = f32[64] multiply({e}, {q})
+  {zero} = s32[] constant(0)
+  {init} = (s32[], f32[64]) tuple({zero}, {m})
+  {w} = (s32[], f32[64]) while({init}), condition={cond}, body={body}
+  ROOT {out} = f32[64] get-tuple-element({w}), index=1
+}}
+"""
+_ROLES = ("module", "cond", "s", "i", "n", "lt", "body", "one", "j", "x", "y", "t", "main")
+_ROLES += ("p", "q", "e", "m", "zero", "init", "w", "out")
+
+
+def test_programs_that_differ_only_in_names_share_their_kernels(tmp_path: Path) -> None:
+    """The kernel cache is keyed by the code with canonical names: a fusion or whole loop
+    renamed in another program finds the first one's compiled code (the reports still show
+    each program's own names)."""
+    import numpy as np
+
+    import xlapy
+
+    first = RENAMED.format(**{r: f"{r}_a" for r in _ROLES})
+    second = RENAMED.format(
+        **{r: f"other.{k}" if r != "module" else "b" for k, r in enumerate(_ROLES)}
+    )
+    args = [np.linspace(-1, 1, 64, dtype=np.float32), np.full(64, 0.5, np.float32)]
+    one = xlapy.compile(xlapy.load(first), platform="cpu", cache_dir=tmp_path)
+    report = one.report()
+    assert ", 0 interpreter evals" in str(report)
+    files = _files(tmp_path)
+    two = xlapy.compile(xlapy.load(second), platform="cpu", cache_dir=tmp_path)
+    assert _files(tmp_path) == files  # nothing compiled or written again
+    np.testing.assert_array_equal(two(*args)[0], one(*args)[0])
+    assert "other.19" in two.report(sources=True).__str__()  # its own names in the report

@@ -16,7 +16,7 @@ import builtins
 import contextlib
 import keyword
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from xlapy.backend.cpu.codegen import fast_math, narrow, numba_types, scalar_ops
@@ -196,6 +196,18 @@ class KernelEmitter:
             name = f"{base}_v{n}"
         self._names.add(name)
         return name
+
+    def canonical_names(self, text: str) -> dict[str, str]:
+        """Canonical names (``k``, ``v1``, ``v2``, ...) for the function and the variables this
+        emitter named, numbered in order of first use in ``text``: kernels that differ only
+        in the HLO names they were generated from get one cache entry."""
+        own = self._names - _RESERVED - _NUMBA_OPTIONS
+        renames = {self.name: "k", f"{self.name}_in_place": "k_in_place"}
+        for match in _NAME.finditer(text):
+            word = match.group(0)
+            if word in own and word not in renames:
+                renames[word] = f"v{len(renames) - 1}"
+        return renames
 
     def helper(self, module: str, name: str) -> str:
         """Imports ``name`` from ``xlapy.backend.cpu.codegen.<module>``; returns the name."""
@@ -564,6 +576,17 @@ class KernelEmitter:
             f"from xlapy.backend.cpu.codegen.{module} import {', '.join(names)}"
             for module, names in sorted(modules.items())
         ]
+
+
+# Keywords of the ``numba.njit`` decorators in generated code (a variable of that name keeps it).
+_NUMBA_OPTIONS = frozenset({"cache", "parallel", "nogil", "error_model", "fastmath", "inline"})
+# A name in generated code, not an attribute (``np.float32``) or part of a longer name.
+_NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
+
+
+def rename(text: str, renames: Mapping[str, str]) -> str:
+    """``text`` with every name in ``renames`` (not attributes) replaced."""
+    return _NAME.sub(lambda m: renames.get(m.group(0), m.group(0)), text)
 
 
 def _identifier(hint: str) -> str:

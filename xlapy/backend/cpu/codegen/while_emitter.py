@@ -43,7 +43,7 @@ from numba.core.errors import NumbaError
 
 from xlapy import dtypes
 from xlapy.backend.cpu.codegen import data_movement, numba_types, while_arrays
-from xlapy.backend.cpu.codegen.fusion_emitter import module_source, runner
+from xlapy.backend.cpu.codegen.fusion_emitter import load_kernel_module, runner
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Frame,
     Index,
@@ -54,7 +54,6 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
 )
 from xlapy.backend.cpu.codegen.while_arrays import WindowUpdate
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
-from xlapy.backend.cpu.source_cache import load_source
 from xlapy.interpreter.loop_limit import loop_limit_error
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -146,13 +145,13 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
     for k, out in enumerate(outputs):
         if scalars[k]:
             em.emit_in(em.top, em.store_text(out.arg, "0", str(state[k])))
-    source = module_source(em, f"while {instr.name}: condition {condition.name}, body {body.name}")
+    header = f"while {instr.name}: condition {condition.name}, body {body.name}"
     try:
-        module = load_source(source, options.cache_dir)
+        source, module, names = load_kernel_module(em, header, options.cache_dir)
     except NumbaError as exc:
         first = str(exc).strip().splitlines()[0]
         raise NoKernel(f"while {instr.name}: numba could not compile it: {first}") from exc
-    function = getattr(module, em.name)
+    function = getattr(module, names[em.name])
     run = runner(function, em.args, outputs, instr.shape.is_tuple)
     if dots:
         run = _one_blas_thread(run)
