@@ -27,16 +27,10 @@ class ObservedProgram(Program):
         self.observer = observer
         self.loops = observer.loops(base.module)
 
-    def plan(self, comp: HloComputation) -> Plan:
-        plan = self.plans.get(comp)
-        if plan is None:
-            with self._lock:
-                plan = self.plans.get(comp)
-                if plan is None:
-                    original = self.base.plan(comp)
-                    plan = Plan(comp, original.records, original.kernels, self._hooks(original))
-                    self.plans[comp] = plan
-        return plan
+    def _build(self, comp: HloComputation) -> Plan:
+        """``base``'s plan of ``comp`` (its kernels) generated again with the observer's hooks."""
+        original = self.base.plan(comp)
+        return Plan(comp, original.records, original.kernels, self._hooks(original))
 
     def _hooks(self, original: Plan) -> PlanHooks:
         objects = self.observer.objects

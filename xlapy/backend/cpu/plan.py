@@ -299,9 +299,13 @@ class Program:
             with self._lock:
                 plan = self.plans.get(comp)
                 if plan is None:
-                    plan = build_plan(self, comp)
+                    plan = self._build(comp)
                     self.plans[comp] = plan
         return plan
+
+    def _build(self, comp: HloComputation) -> Plan:
+        """A new plan of ``comp``: its kernels compiled."""
+        return build_plan(self, comp)
 
     @property
     def compile_seconds(self) -> float:
