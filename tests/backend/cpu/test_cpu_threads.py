@@ -7,13 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import numpy as np
 
 import xlapy
+from tests.threaded_programs import SPMD, bits, example
 
-EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 PROGRAMS = [
     "mlp",
     "cnn",
@@ -26,23 +25,6 @@ PROGRAMS = [
     "transformer",
 ]
 
-SPMD = """HloModule spmd, num_partitions=4
-
-add {
-  a = f32[] parameter(0)
-  b = f32[] parameter(1)
-  ROOT s = f32[] add(a, b)
-}
-
-ENTRY main {
-  x = f32[8] parameter(0)
-  id = u32[] partition-id()
-  f = f32[] convert(id)
-  b = f32[8] broadcast(f), dimensions={}
-  y = f32[8] multiply(x, b)
-  ROOT r = f32[8] all-reduce(y), channel_id=1, replica_groups={{0,1,2,3}}, use_global_device_ids=true, to_apply=add
-}
-"""
 
 LOOP = """HloModule loop
 
@@ -76,29 +58,19 @@ ENTRY main {
 """
 
 
-def _job(name: str) -> tuple[xlapy.HloModule, list[np.ndarray]]:
-    with np.load(EXAMPLES / f"{name}.inputs.npz") as data:
-        args = [data[f"arg{i}"] for i in range(len(data.files))]
-    return xlapy.load(EXAMPLES / f"{name}.hlo"), args
-
-
-def _bits(values: list[object]) -> list[bytes]:
-    return [np.asarray(v).tobytes() for v in values]
-
-
 def _in_threads(work: Callable[[int], list[bytes]], count: int) -> list[list[bytes]]:
     with ThreadPoolExecutor(max_workers=8) as pool:
         return list(pool.map(work, range(count)))
 
 
 def test_eight_threads_call_different_and_same_executables() -> None:
-    jobs = [_job(name) for name in PROGRAMS]
+    jobs = [example(name) for name in PROGRAMS]
     exes = [xlapy.compile(module) for module, _ in jobs]
-    serial = [_bits(exe(*args)) for exe, (_, args) in zip(exes, jobs, strict=True)]
+    serial = [bits(exe(*args)) for exe, (_, args) in zip(exes, jobs, strict=True)]
 
     def work(i: int) -> list[bytes]:
         k = i % len(jobs) if i < 2 * len(jobs) else 0  # then the same program many times
-        return _bits(exes[k](*jobs[k][1]))
+        return bits(exes[k](*jobs[k][1]))
 
     count = 2 * len(jobs) + 8
     results = _in_threads(work, count)
@@ -110,11 +82,11 @@ def test_eight_threads_call_different_and_same_executables() -> None:
 def test_eight_threads_compile_and_run_on_cpu() -> None:
     """Each thread loads its own module, so the compiles (passes, plans, kernels) race."""
     names = PROGRAMS[:8]
-    serial = [_bits(xlapy.run(m, *a, platform="cpu")) for m, a in map(_job, names)]
+    serial = [bits(xlapy.run(m, *a, platform="cpu")) for m, a in map(example, names)]
 
     def work(i: int) -> list[bytes]:
-        module, args = _job(names[i])
-        return _bits(xlapy.run(module, *args, platform="cpu"))
+        module, args = example(names[i])
+        return bits(xlapy.run(module, *args, platform="cpu"))
 
     assert _in_threads(work, len(names)) == serial
 
@@ -124,12 +96,12 @@ def test_whole_loop_kernel_and_spmd_beside_single_device_runs() -> None:
     spmd = xlapy.compile(xlapy.load(SPMD))
     x = np.linspace(-1, 1, 64, dtype=np.float32)
     eight = np.arange(8, dtype=np.float32)
-    want_loop = _bits(loop(x))
-    want_spmd = _bits(spmd(eight)[0])
-    assert want_loop == _bits(xlapy.run(xlapy.load(LOOP), x, platform="cpu"))
+    want_loop = bits(loop(x))
+    want_spmd = bits(spmd(eight)[0])
+    assert want_loop == bits(xlapy.run(xlapy.load(LOOP), x, platform="cpu"))
 
     def work(i: int) -> list[bytes]:
-        return _bits(spmd(eight)[i % 4]) if i % 2 else _bits(loop(x))
+        return bits(spmd(eight)[i % 4]) if i % 2 else bits(loop(x))
 
     for i, got in enumerate(_in_threads(work, 24)):
         assert got == (want_spmd if i % 2 else want_loop), f"call {i}"
