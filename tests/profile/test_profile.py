@@ -15,6 +15,7 @@ import pytest
 
 import xlapy
 from tests.profile.programs import ELEMENTWISE, loop_text, psum
+from xlapy.backend.cpu.observed_plan import observed_program
 from xlapy.profiling.observer import INSTRUCTION, RunObserver
 from xlapy.profiling.table import ProfileRow
 
@@ -112,8 +113,10 @@ def test_plans_without_an_observer_have_no_hooks() -> None:
     plans = list(program.plans.values())
     assert plans
     assert not any("CLOCK" in p.source or "ENTER" in p.source for p in plans)
-    profiled, _ = xlapy.Profile().on_cpu(program)
-    counted, _ = RunObserver().on_cpu(program)
+    profile = xlapy.Profile()
+    profiled, _ = observed_program(profile, program)
+    assert observed_program(profile, program)[0] is profiled  # made once per program
+    counted, _ = observed_program(RunObserver(), program)
     for comp in program.plans:
         timed = profiled.plan(comp).source
         assert "log = ENTER(ctx)" in timed

@@ -17,6 +17,7 @@ import numpy as np
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
 from xlapy.interpreter.loop_limit import check_max_while_iterations
+from xlapy.interpreter.observed import observed_evaluator
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
 from xlapy.ir.memory import check_memory
 from xlapy.ir.module import HloModule
@@ -377,7 +378,9 @@ def interpret(module: HloModule, call: PreparedCall, flush_denormals: bool) -> l
     )
     runtime = call.runtime
     observer = call.observer
-    evaluator: Callable[..., Evaluator] = Evaluator if observer is None else observer.evaluator
+    evaluator: Callable[..., Evaluator] = (
+        Evaluator if observer is None else observed_evaluator(observer, "interpreter")
+    )
 
     def on_device(flat: int) -> Value:
         device = runtime.device(flat)

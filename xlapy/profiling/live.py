@@ -21,11 +21,10 @@ import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Never, TextIO
+from typing import Never, Protocol, TextIO
 
 from tqdm import tqdm
 
-from xlapy.interpreter.run import PreparedCall
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.passes.pass_manager import Pass
@@ -37,6 +36,12 @@ DELAY_SECONDS = 2.0
 """How long a call runs before its status line appears."""
 
 REFRESH_SECONDS = 0.25
+
+
+class ObservedCall(Protocol):
+    """A call about to run (``interpreter.run.PreparedCall``): its observer may be set."""
+
+    observer: RunObserver | None
 
 
 def progress_delay() -> float:
@@ -127,7 +132,7 @@ class StatusLine:
 
 @contextmanager
 def show_progress(
-    module: HloModule, call: PreparedCall, platform: str, stream: TextIO | None = None
+    module: HloModule, call: ObservedCall, platform: str, stream: TextIO | None = None
 ) -> Iterator[None]:
     """Shows the status line of ``call`` while the block runs it, when ``stream`` (stderr)
     is a terminal; gives the call a counting observer when it has none."""

@@ -1,14 +1,23 @@
 """Watching calls while they run: which device executed how many instructions, and which while
 loop is at which iteration.
 
-A ``RunObserver`` is attached to a call (``PreparedCall.observer``). The platforms then run
-observed variants of their code, so that calls made without an observer run exactly as
+This module is the layer the platforms plug into; it knows neither of them (every import
+arrow points down: ``interpreter`` and ``backend.cpu`` import ``profiling``, never the other
+way). A ``RunObserver`` is attached to a call (``PreparedCall.observer``). The platforms then
+run observed variants of their code, so that calls made without an observer run exactly as
 before:
 
-- ``interpreter``: every device evaluates with an ``ObservedEvaluator`` (an ``Evaluator``
-  whose ``evaluate`` and ``call`` report to the device's log);
-- ``cpu``: every device runs an ``ObservedProgram`` (``xlapy.profiling.cpu``), whose plans
-  are generated again with calls to the log (``plan_code.PlanHooks``).
+- ``interpreter``: every device evaluates with an ``ObservedEvaluator``
+  (``xlapy.interpreter.observed``: an ``Evaluator`` whose ``evaluate`` and ``call`` report to
+  the device's log);
+- ``cpu``: every device runs an ``ObservedProgram`` (``xlapy.backend.cpu.observed_plan``),
+  whose plans are generated again with calls to the log (``plan_code.PlanHooks``).
+
+A platform reports through ``RunObserver.bind`` (a device starts: its ``DeviceLog``),
+``RunObserver.loops`` (which computations restart or advance a while loop), ``DeviceLog``
+(``entered``, ``step``, ``call``) and ``RunObserver.objects`` (what event keys name); it keeps
+what it derives from an observer (an observed program) in ``RunObserver.derived``. Devices and
+runtimes are seen through the ``ObservedDevice`` and ``ObservedRuntime`` protocols.
 
 Each device's thread reports to its own ``DeviceLog``, so nothing is shared while the program
 runs. The base observer only counts (the progress display of ``xlapy run``); ``Profile``
@@ -21,22 +30,15 @@ instruction starts that loop afresh (its count is dropped until its body runs ag
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, TypeVar
 
-from xlapy.interpreter.evaluator import DeviceState, EvalOptions, Evaluator
-from xlapy.interpreter.runtime import Runtime
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Value
-
-if TYPE_CHECKING:
-    from xlapy.backend.cpu.plan import Program
 
 CLOCK = time.perf_counter_ns
 """The clock of every recorded time (nanoseconds, monotonic, shared by all threads)."""
@@ -51,6 +53,31 @@ LoopInfo = tuple[tuple[str, ...], str | None]
 loop whose body it is (whose iteration advances when it is entered)."""
 
 NO_LOOPS: LoopInfo = ((), None)
+
+T = TypeVar("T")
+
+
+class ObservedRuntime(Protocol):
+    """The devices of one call as an observer sees them (``interpreter.runtime.Runtime``)."""
+
+    on_wait: Callable[[int], None] | None
+    """Told the clock at which a device began a wait that has just ended."""
+
+
+class ObservedDevice(Protocol):
+    """One device of a call as an observer sees it (``interpreter.evaluator.DeviceState``)."""
+
+    @property
+    def replica_id(self) -> int: ...
+
+    @property
+    def partition_id(self) -> int: ...
+
+    @property
+    def flat_id(self) -> int: ...
+
+    @property
+    def runtime(self) -> ObservedRuntime: ...
 
 
 def loop_table(module: HloModule) -> dict[int, LoopInfo]:
@@ -79,7 +106,7 @@ class RunRecord:
         logs: one per device, in the order the devices started.
     """
 
-    def __init__(self, index: int, module: str, platform: str, runtime: Runtime) -> None:
+    def __init__(self, index: int, module: str, platform: str, runtime: ObservedRuntime) -> None:
         self.index = index
         self.module = module
         self.platform = platform
@@ -93,17 +120,22 @@ class DeviceLog:
     Attributes:
         run: the call.
         device: the device's flat id (``replica * partitions + partition``).
+        replica, partition: the device's replica and partition ids.
         instructions: instructions executed so far.
         loops: the iteration each running while loop is at (by instruction name).
         current_loop: the while loop whose iteration advanced last.
         events: recorded ``(kind, key, start, end)`` events, or None when only counting.
     """
 
-    __slots__ = ("current_loop", "device", "events", "instructions", "loops", "run")
+    __slots__ = (
+        "current_loop", "device", "events", "instructions", "loops", "partition", "replica", "run",
+    )  # fmt: skip
 
-    def __init__(self, run: RunRecord, device: int, timed: bool) -> None:
+    def __init__(self, run: RunRecord, device: ObservedDevice, timed: bool) -> None:
         self.run = run
-        self.device = device
+        self.device = device.flat_id
+        self.replica = device.replica_id
+        self.partition = device.partition_id
         self.instructions = 0
         self.loops: dict[str, int] = {}
         self.current_loop: str | None = None
@@ -140,48 +172,6 @@ class DeviceLog:
         return f"while {name} iteration {self.loops[name]:,}"
 
 
-class ObservedEvaluator(Evaluator):
-    """An ``Evaluator`` that reports each instruction and computation call to a device log
-    (timed when the log records events)."""
-
-    def __init__(
-        self,
-        module: HloModule,
-        options: EvalOptions | None,
-        device: DeviceState | None,
-        log: DeviceLog,
-        loops: dict[int, LoopInfo],
-        objects: dict[int, Any],
-    ) -> None:
-        super().__init__(module, options, device)
-        self.log = log
-        self.loops = loops
-        self.objects = objects
-
-    def call(self, comp: HloComputation, args: Sequence[Value]) -> Value:
-        log = self.log
-        resets, loop = self.loops.get(id(comp), NO_LOOPS)
-        log.entered(resets, loop)
-        if log.events is None:
-            return super().call(comp, args)
-        self.objects[id(comp)] = comp
-        start = CLOCK()
-        value = super().call(comp, args)
-        log.call(comp, start)
-        return value
-
-    def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
-        log = self.log
-        if log.events is None:
-            log.instructions += 1
-            return super().evaluate(instr, operands)
-        self.objects[id(instr)] = instr
-        start = CLOCK()
-        value = super().evaluate(instr, operands)
-        log.step(instr, start)
-        return value
-
-
 class RunObserver:
     """Observes the calls it is attached to: per device, instructions executed and the
     current while-loop iteration (read by the progress display from another thread).
@@ -205,7 +195,7 @@ class RunObserver:
         self.objects: dict[int, Any] = {}
         self._lock = threading.Lock()
         self._loops: dict[int, tuple[HloModule, dict[int, LoopInfo]]] = {}
-        self._programs: dict[int, tuple[Program, Program]] = {}
+        self._derived: dict[tuple[str, int], tuple[object, Any]] = {}
 
     def loops(self, module: HloModule) -> dict[int, LoopInfo]:
         """``loop_table(module)``, computed once per module."""
@@ -216,7 +206,7 @@ class RunObserver:
                 self._loops[id(module)] = known
         return known[1]
 
-    def bind(self, module: HloModule, device: DeviceState, platform: str) -> DeviceLog:
+    def bind(self, module: HloModule, device: ObservedDevice, platform: str) -> DeviceLog:
         """A new log for ``device`` in the call its runtime belongs to, made the log of the
         calling thread (the device's thread)."""
         runtime = device.runtime
@@ -228,7 +218,7 @@ class RunObserver:
                 self._by_runtime[id(runtime)] = run
                 if self.timed:
                     runtime.on_wait = self.waited
-            log = DeviceLog(run, device.flat_id, self.timed)
+            log = DeviceLog(run, device, self.timed)
             run.logs.append(log)
         self.local.log = log
         return log
@@ -240,31 +230,16 @@ class RunObserver:
         if log is not None and log.events is not None:
             log.events.append((WAIT, 0, start, CLOCK()))
 
-    def evaluator(
-        self,
-        module: HloModule,
-        options: EvalOptions | None = None,
-        device: DeviceState | None = None,
-        *,
-        platform: str = "interpreter",
-    ) -> Evaluator:
-        """The evaluator of one device of an observed call (made in the device's thread)."""
-        device = device or DeviceState()
-        log = self.bind(module, device, platform)
-        return ObservedEvaluator(module, options, device, log, self.loops(module), self.objects)
-
-    def on_cpu(self, program: Program) -> tuple[Program, Callable[..., Evaluator]]:
-        """What an observed call on ``cpu`` runs instead of ``program``, and its evaluator
-        factory (``factory(module, options, device)``). The observed program is made once
-        per program and shares its kernels."""
-        from xlapy.profiling.cpu import ObservedProgram
-
-        known = self._programs.get(id(program))
-        if known is None or known[0] is not program:
-            known = (program, ObservedProgram(program, self))
+    def derived(self, kind: str, source: object, make: Callable[[], T]) -> T:
+        """What a platform derives from ``source`` for this observer (``kind`` names it, e.g.
+        the observed program of a compiled program): made by ``make()`` once per source."""
+        key = (kind, id(source))
+        known = self._derived.get(key)
+        if known is None or known[0] is not source:
+            known = (source, make())
             with self._lock:
-                self._programs[id(program)] = known
-        return known[1], functools.partial(self.evaluator, platform="cpu")
+                self._derived[key] = known
+        return known[1]
 
     def status(self) -> str:
         """One line on the latest call: instructions executed (device 0, or the first device

@@ -63,8 +63,7 @@ def trace_events(observer: RunObserver) -> dict[str, Any]:
         events.append(_meta("process_sort_index", pid, 0, {"sort_index": pid}))
         for log in sorted(run.logs, key=lambda entry: entry.device):
             tid = log.device
-            device = run.runtime.device(log.device)
-            name = f"device {tid} (replica {device.replica}, partition {device.partition})"
+            name = f"device {tid} (replica {log.replica}, partition {log.partition})"
             events.append(_meta("thread_name", pid, tid, {"name": name}))
             events.append(_meta("thread_sort_index", pid, tid, {"sort_index": tid}))
             for kind, obj, start, end in resolved(log, observer.objects):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from xlapy.backend.cpu.observed_plan import observed_program
 from xlapy.backend.cpu.plan import Plan, Program, Session
 from xlapy.backend.cpu.report import format_report
 from xlapy.errors import EvaluationError, XlaError
@@ -168,12 +169,12 @@ class Executable:
         observer: RunObserver | None = None,
     ) -> Value:
         """The entry plan run by device ``flat`` in a session of its own (with an observer,
-        its observed variant: ``xlapy.profiling``)."""
+        its observed variant: ``observed_plan``)."""
         assert self._program is not None
         program: Program = self._program
         evaluator: Callable[..., Evaluator] = Evaluator
         if observer is not None:
-            program, evaluator = observer.on_cpu(program)
+            program, evaluator = observed_program(observer, program)
         plan = program.plan(self.module.entry)
         device = runtime.device(flat)
         state = DeviceState(

@@ -1,5 +1,5 @@
-"""Observed plans of the ``cpu`` platform: the same kernels, in plan functions generated again
-with calls to the running device's log (``plan_code.PlanHooks``).
+"""The ``cpu`` platform observed (``xlapy.profiling.observer``): the same kernels, in plan
+functions generated again with calls to the running device's log (``plan_code.PlanHooks``).
 
 A counting observer's plans make one call when they start (which adds the plan's step count
 to the device's instructions and advances the while loop whose body it is); a profile's plans
@@ -10,9 +10,13 @@ made without it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xlapy.backend.cpu.kernel import RunContext
 from xlapy.backend.cpu.plan import Plan, Program
 from xlapy.backend.cpu.plan_code import PlanHooks
+from xlapy.interpreter.evaluator import Evaluator
+from xlapy.interpreter.observed import observed_evaluator
 from xlapy.ir.computation import HloComputation
 from xlapy.profiling.observer import CLOCK, NO_LOOPS, DeviceLog, RunObserver
 
@@ -50,3 +54,14 @@ class ObservedProgram(Program):
             return log
 
         return PlanHooks(enter=enter, timed=timed, clock=CLOCK, computation=original.computation)
+
+
+def observed_program(
+    observer: RunObserver, program: Program
+) -> tuple[Program, Callable[..., Evaluator]]:
+    """What a call on ``cpu`` watched by ``observer`` runs instead of ``program``, and its
+    evaluator factory (``factory(module, options, device)``, for the instructions that run
+    their interpreter eval). The observed program is made once per program and observer and
+    shares its kernels."""
+    observed = observer.derived("cpu program", program, lambda: ObservedProgram(program, observer))
+    return observed, observed_evaluator(observer, "cpu")
