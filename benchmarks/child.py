@@ -1,4 +1,5 @@
-"""Fresh-process measurements for the benchmark (imports xlapy only, never jax).
+"""Fresh-process measurements for the benchmarks (the compile and interpret modes import xlapy
+only, never jax; the model mode imports jax and the model's libraries, as a user's script does).
 
 python3 benchmarks/child.py compile HLO_FILE [--inputs NPZ]
     Compiles on ``cpu`` (cache dir from ``$XLAPY_CACHE_DIR``); prints JSON with
@@ -11,6 +12,13 @@ python3 benchmarks/child.py interpret HLO_FILE --inputs NPZ --outputs NPZ --repe
     Runs the interpreter up to N times (stopping once the calls so far took ``budget``
     seconds); one call longer than ``timeout`` seconds is interrupted. Prints JSON with the
     call times (or ``timed_out``) and saves the last call's outputs to ``--outputs``.
+python3 benchmarks/child.py model NAME --platform xla|cpu [--outputs NPZ]
+    A ``model_zoo`` model's first call, after imports and building the model: JAX's lowering
+    (``jax.jit(fn).lower``; ``keep_unused=True`` for cpu, as ``xlapy.jit`` lowers), then on
+    xla ``.compile()`` and the call, on cpu ``as_text`` + ``xlapy.load``, ``xlapy.compile``
+    (cache dir from ``$XLAPY_CACHE_DIR``) and the call: the steps ``xlapy.jit`` takes. Prints
+    JSON with the seconds of each step and ``first_call`` (their sum); saves the outputs (the
+    result's leaves) to ``--outputs``.
 """
 
 from __future__ import annotations
@@ -113,6 +121,37 @@ def interpret_main(args: argparse.Namespace) -> dict[str, object]:
     return {"timed_out": False, "times": times}
 
 
+def model_main(args: argparse.Namespace) -> dict[str, object]:
+    import jax
+    from model_zoo import get
+
+    fn, example = get(args.name).build()
+    leaves = jax.tree_util.tree_leaves(example)
+    start = time.perf_counter()
+    lowered = jax.jit(fn, keep_unused=args.platform == "cpu").lower(*example)
+    steps: dict[str, float] = {"lower": time.perf_counter() - start}
+    if args.platform == "xla":
+        start = time.perf_counter()
+        compiled = lowered.compile()
+        steps["compile"] = time.perf_counter() - start
+        start = time.perf_counter()
+        outputs = jax.tree_util.tree_leaves(jax.block_until_ready(compiled(*example)))
+        steps["run"] = time.perf_counter() - start
+    else:
+        start = time.perf_counter()
+        module = xlapy.load(lowered.as_text())
+        steps["load"] = time.perf_counter() - start
+        start = time.perf_counter()
+        exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
+        steps["compile"] = time.perf_counter() - start
+        start = time.perf_counter()
+        outputs = exe(*[np.asarray(leaf) for leaf in leaves])
+        steps["run"] = time.perf_counter() - start
+    if args.outputs:
+        np.savez(args.outputs, *[np.asarray(o) for o in outputs])
+    return {**steps, "first_call": sum(steps.values())}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -126,9 +165,14 @@ def main() -> None:
     i.add_argument("--repeat", type=int, required=True)
     i.add_argument("--timeout", type=float, required=True)
     i.add_argument("--budget", type=float, required=True)
+    m = sub.add_parser("model")
+    m.add_argument("name")
+    m.add_argument("--platform", choices=("xla", "cpu"), required=True)
+    m.add_argument("--outputs")
     args = parser.parse_args()
+    modes = {"compile": compile_main, "interpret": interpret_main, "model": model_main}
     try:
-        result = compile_main(args) if args.mode == "compile" else interpret_main(args)
+        result = modes[args.mode](args)
     except Exception as exc:  # reported to the parent, which shows it in the table
         first_line = (str(exc).splitlines() or [""])[0]
         result = {"error": f"{type(exc).__name__}: {first_line[:300]}"}

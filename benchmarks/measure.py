@@ -217,6 +217,15 @@ def interpret_in_fresh_process(
     return _run_child(["interpret", *argv], _child_env(), hard)
 
 
+def model_first_call_in_fresh_process(
+    name: str, platform: str, cache_dir: Path | None, outputs: Path, timeout: float
+) -> dict[str, object]:
+    """``child.py model``: a ``model_zoo`` model's first call on ``platform`` ("xla" or "cpu",
+    the latter with ``XLAPY_CACHE_DIR=cache_dir``), step by step; outputs saved to ``outputs``."""
+    argv = [name, "--platform", platform, "--outputs", str(outputs)]
+    return _run_child(["model", *argv], _child_env(cache_dir), timeout)
+
+
 def load_npz(path: Path) -> list[np.ndarray]:
     with np.load(path) as archive:
         return [archive[f"arr_{i}"] for i in range(len(archive.files))]
