@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -229,3 +230,66 @@ def model_first_call_in_fresh_process(
 def load_npz(path: Path) -> list[np.ndarray]:
     with np.load(path) as archive:
         return [archive[f"arr_{i}"] for i in range(len(archive.files))]
+
+
+# ---- text for the tables, and the run's provenance ---------------------------------------------
+
+
+def seconds_text(t: float | None) -> str:
+    """``t`` seconds as the tables show them (s, or ms with 2-3 decimals); "—" for None."""
+    if t is None:
+        return "—"
+    if t >= 1:
+        return f"{t:.2f} s"
+    if t >= 1e-3:
+        return f"{t * 1e3:.2f} ms"
+    return f"{t * 1e3:.3f} ms"
+
+
+def ratio_text(num: float | None, den: float | None) -> str:
+    """``num / den`` as "1.23x" (no decimals from 10x); "—" when either is missing."""
+    if num is None or den is None or den == 0:
+        return "—"
+    r = num / den
+    return f"{r:.2f}x" if r < 10 else f"{r:.0f}x"
+
+
+def agreement_text(a: Agreement | None) -> str:
+    """An agreement cell: its text, in bold with "NO" when the outputs disagree."""
+    if a is None:
+        return "—"
+    return a.text if a.ok else f"**NO: {a.text}**"
+
+
+def machine_text() -> str:
+    """Cores, CPU model and OS of this machine."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.machine()}"
+
+
+def commit_text() -> str:
+    """HEAD's short hash, with the count of uncommitted files under ``xlapy/`` (the tree is
+    shared with engineers at work: the run measures the tree, not only the commit)."""
+    try:
+        head = subprocess.run(
+            ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "-C", str(HERE.parent), "status", "--porcelain", "--", "xlapy"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.splitlines()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return f"{head} + {len(dirty)} uncommitted files under xlapy/" if dirty else head

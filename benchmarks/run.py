@@ -19,10 +19,8 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import platform
 import shlex
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -40,13 +38,18 @@ from measure import (
     LIVE_SET_ALLOWANCE,
     LIVE_SET_FACTOR,
     Agreement,
+    agreement_text,
+    commit_text,
     compare,
     compile_in_fresh_process,
     interpret_in_fresh_process,
     live_set_bytes,
     load_npz,
+    machine_text,
     median_seconds,
     nbytes,
+    ratio_text,
+    seconds_text,
     tracemalloc_peak,
 )
 from programs import PROGRAMS, Program, hlo_text, make_inputs
@@ -79,31 +82,8 @@ class Row:
     errors: list[str] = field(default_factory=list)
 
 
-def _seconds(t: float | None) -> str:
-    if t is None:
-        return "—"
-    if t >= 1:
-        return f"{t:.2f} s"
-    if t >= 1e-3:
-        return f"{t * 1e3:.2f} ms"
-    return f"{t * 1e3:.3f} ms"
-
-
-def _ratio(num: float | None, den: float | None) -> str:
-    if num is None or den is None or den == 0:
-        return "—"
-    r = num / den
-    return f"{r:.2f}x" if r < 10 else f"{r:.0f}x"
-
-
 def _mb(n: int | None) -> str:
     return "—" if n is None else f"{n / 1e6:.1f} MB"
-
-
-def _agree(a: Agreement | None) -> str:
-    if a is None:
-        return "—"
-    return a.text if a.ok else f"**NO: {a.text}**"
 
 
 def _interp_cell(row: Row) -> str:
@@ -111,31 +91,31 @@ def _interp_cell(row: Row) -> str:
         return f"> {row.interp_capped:.0f} s"
     if row.interp is None:
         return "—"
-    return _seconds(row.interp) + ("" if row.interp_calls >= 3 else f" (n={row.interp_calls})")
+    return seconds_text(row.interp) + ("" if row.interp_calls >= 3 else f" (n={row.interp_calls})")
 
 
 def _interp_ratio(row: Row) -> str:
     if row.interp_capped is not None and row.cpu:
         return f"> {row.interp_capped / row.cpu:.0f}x"
-    return _ratio(row.interp, row.cpu)
+    return ratio_text(row.interp, row.cpu)
 
 
 COLUMNS: list[tuple[str, str, object]] = [
     ("program", "---", lambda r: r.name),
-    ("XLA:CPU", "---:", lambda r: _seconds(r.xla)),
-    ("cpu", "---:", lambda r: _seconds(r.cpu)),
+    ("XLA:CPU", "---:", lambda r: seconds_text(r.xla)),
+    ("cpu", "---:", lambda r: seconds_text(r.cpu)),
     ("interpreter", "---:", _interp_cell),
-    ("cpu/XLA", "---:", lambda r: _ratio(r.cpu, r.xla)),
+    ("cpu/XLA", "---:", lambda r: ratio_text(r.cpu, r.xla)),
     ("interp/cpu", "---:", _interp_ratio),
-    ("compile cold", "---:", lambda r: _seconds(r.cold)),
-    ("compile warm", "---:", lambda r: _seconds(r.warm)),
+    ("compile cold", "---:", lambda r: seconds_text(r.cold)),
+    ("compile warm", "---:", lambda r: seconds_text(r.warm)),
     ("peak (tracemalloc)", "---:", lambda r: _mb(r.peak)),
     ("RSS growth", "---:", lambda r: _mb(r.rss_growth)),
     ("args+results", "---:", lambda r: _mb(r.io_bytes)),
     ("largest live set", "---:", lambda r: _mb(r.live)),
-    ("cpu vs XLA", "---", lambda r: _agree(r.cpu_vs_xla)),
-    ("cpu vs interp", "---", lambda r: _agree(r.cpu_vs_interp)),
-    ("interp vs XLA", "---", lambda r: _agree(r.interp_vs_xla)),
+    ("cpu vs XLA", "---", lambda r: agreement_text(r.cpu_vs_xla)),
+    ("cpu vs interp", "---", lambda r: agreement_text(r.cpu_vs_interp)),
+    ("interp vs XLA", "---", lambda r: agreement_text(r.interp_vs_xla)),
 ]
 
 
@@ -312,39 +292,6 @@ def _summary(rows: list[Row]) -> list[str]:
     return out
 
 
-def _machine() -> str:
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    return f"{os.cpu_count()} cores, {model}, {platform.system()} {platform.machine()}"
-
-
-def _commit() -> str:
-    """HEAD's short hash, with the count of uncommitted files under ``xlapy/`` (the tree is
-    shared with engineers at work: the run measures the tree, not only the commit)."""
-    try:
-        head = subprocess.run(
-            ["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "-C", str(HERE.parent), "status", "--porcelain", "--", "xlapy"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.splitlines()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    return f"{head} + {len(dirty)} uncommitted files under xlapy/" if dirty else head
-
-
 def _parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="programs whose name contains this text")
@@ -391,7 +338,7 @@ def main() -> None:
         notes.append("- the `cpu` platform is not built yet (`xlapy.compile` missing): skipped")
         print(notes[-1], flush=True)
     started = time.time()
-    commit_before = _commit()
+    commit_before = commit_text()
     load_before = os.getloadavg()
     rows: list[Row] = []
     header = _table_lines([], platforms)
@@ -408,7 +355,7 @@ def main() -> None:
                 print(f"  error in {row.name}: {err}", file=sys.stderr, flush=True)
     elapsed = time.time() - started
     load_after = os.getloadavg()
-    commit_after = _commit()
+    commit_after = commit_text()
     commit = commit_before
     if commit_after != commit_before:
         commit = f"{commit_before} at the start, {commit_after} at the end"
@@ -423,7 +370,7 @@ def main() -> None:
         f"- command: `{command.strip()}` (median of {args.repeat}; {elapsed / 60:.1f} min)",
         f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}; xlapy commit "
         f"{commit}; jax {jax.__version__}; numba {numba.__version__}; numpy {np.__version__}",
-        f"- machine: {_machine()}; load average {load_before[0]:.1f} at the start, "
+        f"- machine: {machine_text()}; load average {load_before[0]:.1f} at the start, "
         f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
         "- compile cold / warm: `xlapy.compile` in a fresh process (after `import xlapy`) with an "
         "empty / the filled kernel cache; Python's bytecode cache is kept as a pip install has it",

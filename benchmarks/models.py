@@ -1,0 +1,344 @@
+"""Real models (``model_zoo.py``: Flax linen and NNX, optax, equinox, linear algebra, FFT, data
+ops) on XLA:CPU and on xlapy's ``cpu`` platform, side by side (issue 19; needs the ``models``
+extra).
+
+  python3 benchmarks/models.py [--filter NAME] [--repeat N] [--output benchmarks/models.md]
+
+Per model, four fresh processes (``child.py model``), one after the other: XLA's first call
+(``jax.jit(fn).lower``, ``.compile()``, the call), xlapy's first call on an empty kernel cache
+(JAX's lowering, ``as_text`` + ``xlapy.load``, ``xlapy.compile``, the call: the steps
+``xlapy.jit`` takes), and xlapy's first call again on the cache that call filled (warm). Then,
+in this process, the per-call medians: ``jax.jit(fn)`` on device-resident arguments and
+``xlapy.jit(fn)`` on numpy arguments (the cache already warm), and whether their outputs agree
+(``measure.compare``; the cold child's outputs are compared with the XLA child's too). Prints
+the tables and writes ``benchmarks/models.md`` (``--filter`` alone only prints), keeping any
+``## Before`` section the file already has.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import shlex
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jax
+import numpy as np
+
+import xlapy
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from measure import (
+    Agreement,
+    agreement_text,
+    commit_text,
+    compare,
+    load_npz,
+    machine_text,
+    median_seconds,
+    model_first_call_in_fresh_process,
+    ratio_text,
+    seconds_text,
+)
+from model_zoo import MODELS, Model
+
+HERE = Path(__file__).parent
+BEFORE = "\n## Before"
+
+# The issue's targets (issue 19).
+PER_CALL_GEOMEAN = 0.8
+PER_CALL_MAX = 1.5
+FIRST_CALL_VS_XLA = 1.5
+FIRST_CALL_SECONDS = 10.0
+WARM_ABOVE_LOWERING = 0.5
+
+
+@dataclass
+class Row:
+    """Everything measured for one model: the three children's step times (seconds by step
+    name, from ``child.py model``), the per-call medians and the agreements."""
+
+    model: Model
+    xla: dict[str, float] = field(default_factory=dict)
+    cold: dict[str, float] = field(default_factory=dict)
+    warm: dict[str, float] = field(default_factory=dict)
+    xla_call: float | None = None
+    xlapy_call: float | None = None
+    agree: Agreement | None = None  # xlapy.jit vs jax.jit, in this process
+    cold_agree: Agreement | None = None  # the cold child's outputs vs the XLA child's
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def xla_first(self) -> float | None:
+        """XLA's lowering + compile (its first call less the run)."""
+        if "compile" not in self.xla:
+            return None
+        return self.xla["lower"] + self.xla["compile"]
+
+    def first(self, which: str) -> float | None:
+        return getattr(self, which).get("first_call")
+
+    @property
+    def warm_less_lowering(self) -> float | None:
+        if "first_call" not in self.warm:
+            return None
+        return self.warm["first_call"] - self.warm["lower"]
+
+    @property
+    def per_call_ratio(self) -> float | None:
+        if self.xla_call is None or self.xlapy_call is None:
+            return None
+        return self.xlapy_call / self.xla_call
+
+
+def _steps(row: Row, which: str, name: str) -> float | None:
+    return getattr(row, which).get(name)
+
+
+MAIN_COLUMNS: list[tuple[str, str, object]] = [
+    ("model", "---", lambda r: r.model.name),
+    ("XLA lower+compile", "---:", lambda r: seconds_text(r.xla_first)),
+    ("xlapy first call, empty cache", "---:", lambda r: seconds_text(r.first("cold"))),
+    ("vs XLA", "---:", lambda r: ratio_text(r.first("cold"), r.xla_first)),
+    ("xlapy first call, warm cache", "---:", lambda r: seconds_text(r.first("warm"))),
+    ("warm less lowering", "---:", lambda r: seconds_text(r.warm_less_lowering)),
+    ("XLA per call", "---:", lambda r: seconds_text(r.xla_call)),
+    ("xlapy per call", "---:", lambda r: seconds_text(r.xlapy_call)),
+    ("xlapy/XLA", "---:", lambda r: ratio_text(r.xlapy_call, r.xla_call)),
+    ("agree", "---", lambda r: agreement_text(r.agree)),
+    ("agree (cold)", "---", lambda r: agreement_text(r.cold_agree)),
+]
+
+STEP_COLUMNS: list[tuple[str, str, object]] = [
+    ("model", "---", lambda r: r.model.name),
+    ("XLA lower", "---:", lambda r: seconds_text(_steps(r, "xla", "lower"))),
+    ("XLA compile", "---:", lambda r: seconds_text(_steps(r, "xla", "compile"))),
+    ("XLA run", "---:", lambda r: seconds_text(_steps(r, "xla", "run"))),
+    ("cold: lower", "---:", lambda r: seconds_text(_steps(r, "cold", "lower"))),
+    ("text+load", "---:", lambda r: seconds_text(_steps(r, "cold", "load"))),
+    ("xlapy.compile", "---:", lambda r: seconds_text(_steps(r, "cold", "compile"))),
+    ("first run", "---:", lambda r: seconds_text(_steps(r, "cold", "run"))),
+    ("warm: lower", "---:", lambda r: seconds_text(_steps(r, "warm", "lower"))),
+    ("text+load", "---:", lambda r: seconds_text(_steps(r, "warm", "load"))),
+    ("xlapy.compile", "---:", lambda r: seconds_text(_steps(r, "warm", "compile"))),
+    ("first run", "---:", lambda r: seconds_text(_steps(r, "warm", "run"))),
+]
+
+
+def _table(rows: list[Row], columns: list[tuple[str, str, object]]) -> list[str]:
+    lines = ["| " + " | ".join(c[0] for c in columns) + " |"]
+    lines.append("|" + "|".join(c[1] for c in columns) + "|")
+    lines += ["| " + " | ".join(str(c[2](r)) for c in columns) + " |" for r in rows]  # type: ignore[operator]
+    return lines
+
+
+def _child(row: Row, which: str, cache: Path | None, outputs: Path, timeout: float) -> bool:
+    """Runs one ``child.py model`` process into ``row.<which>``; False (and an error noted)
+    when it failed."""
+    platform = "xla" if which == "xla" else "cpu"
+    result = model_first_call_in_fresh_process(row.model.name, platform, cache, outputs, timeout)
+    if "error" in result:
+        row.errors.append(f"{which} first call: {result['error']}")
+        return False
+    setattr(row, which, {k: float(v) for k, v in result.items()})  # type: ignore[arg-type]
+    return True
+
+
+def _leaves(tree: object) -> list[np.ndarray]:
+    return [np.asarray(leaf) for leaf in jax.tree_util.tree_leaves(tree)]
+
+
+def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
+    row = Row(model)
+    cache = Path(tempfile.mkdtemp(prefix="cache-", dir=work))
+    xla_out, cold_out, warm_out = work / "xla.npz", work / "cold.npz", work / "warm.npz"
+    has_xla = _child(row, "xla", None, xla_out, args.timeout)
+    if _child(row, "cold", cache, cold_out, args.timeout):
+        if has_xla:
+            row.cold_agree = compare(load_npz(cold_out), load_npz(xla_out))
+        _child(row, "warm", cache, warm_out, args.timeout)
+    fn, example = model.build()
+    jitted = jax.jit(fn)
+    on_device = jax.device_put(example)
+    ref = _leaves(jitted(*on_device))
+    row.xla_call = median_seconds(
+        lambda: jax.block_until_ready(jitted(*on_device)), args.repeat, args.budget
+    )
+    host = jax.tree_util.tree_map(np.asarray, example)
+    os.environ["XLAPY_CACHE_DIR"] = str(cache)  # the cold child filled it
+    ours = xlapy.jit(fn)
+    try:
+        row.agree = compare(_leaves(ours(*host)), ref)
+        row.xlapy_call = median_seconds(lambda: ours(*host), args.repeat, args.budget)
+    except Exception as exc:
+        first_line = (str(exc).splitlines() or [""])[0][:300]
+        row.errors.append(f"xlapy.jit per call: {type(exc).__name__}: {first_line}")
+    return row
+
+
+def _geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _summary(rows: list[Row]) -> list[str]:
+    """The issue's targets, as measured."""
+    out: list[str] = []
+    timed = [(r.model.name, r.per_call_ratio) for r in rows if r.per_call_ratio is not None]
+    if timed:
+        geo = _geomean([x for _, x in timed])
+        name, worst = max(timed, key=lambda t: t[1])
+        above = [f"{n} ({x:.2f}x)" for n, x in timed if x > PER_CALL_MAX]
+        out.append(
+            f"- per call, geometric mean of xlapy/XLA over {len(timed)} models: **{geo:.2f}x** "
+            f"(target <= {PER_CALL_GEOMEAN}); largest {worst:.2f}x ({name})"
+        )
+        out.append(
+            f"- per call above {PER_CALL_MAX}x XLA: **{len(above)}** ({', '.join(above) or 'none'})"
+        )
+    firsts = [
+        (r.model.name, r.first("cold"), r.xla_first)
+        for r in rows
+        if r.first("cold") is not None and r.xla_first
+    ]
+    if firsts:
+        ratios = [(n, t / x, t) for n, t, x in firsts]  # type: ignore[operator]
+        geo = _geomean([q for _, q, _ in ratios])
+        name, worst, _ = max(ratios, key=lambda t: t[1])
+        above = [f"{n} ({q:.1f}x)" for n, q, _ in ratios if q > FIRST_CALL_VS_XLA]
+        over = [f"{n} ({t:.1f} s)" for n, _, t in ratios if t > FIRST_CALL_SECONDS]  # type: ignore[operator]
+        out.append(
+            f"- first call on an empty cache / XLA's lower+compile: geometric mean {geo:.1f}x, "
+            f"largest {worst:.1f}x ({name}); above {FIRST_CALL_VS_XLA}x: **{len(above)}** "
+            f"of {len(ratios)} ({', '.join(above) or 'none'})"
+        )
+        out.append(
+            f"- first call on an empty cache above {FIRST_CALL_SECONDS:.0f} s: **{len(over)}** "
+            f"({', '.join(over) or 'none'})"
+        )
+    warms = [(r.model.name, r.warm_less_lowering) for r in rows if r.warm_less_lowering is not None]
+    if warms:
+        name, worst = max(warms, key=lambda t: t[1])  # type: ignore[arg-type,return-value]
+        above = [f"{n} ({t:.2f} s)" for n, t in warms if t > WARM_ABOVE_LOWERING]  # type: ignore[operator]
+        out.append(
+            f"- warm-cache first call less JAX's lowering above {WARM_ABOVE_LOWERING} s: "
+            f"**{len(above)}** of {len(warms)} ({', '.join(above) or 'none'}); "
+            f"largest {worst:.2f} s ({name})"
+        )
+    disagree = [
+        r.model.name
+        for r in rows
+        if (r.agree and not r.agree.ok) or (r.cold_agree and not r.cold_agree.ok)
+    ]
+    out.append(
+        f"- outputs disagree with XLA: **{len(disagree)}** ({', '.join(disagree) or 'none'})"
+    )
+    failed = [r.model.name for r in rows if r.errors]
+    if failed:
+        out.append(f"- models with errors: **{len(failed)}** ({', '.join(failed)}; see Errors)")
+    return out
+
+
+def _parse() -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--filter", default="", help="models whose name contains this text")
+    parser.add_argument("--repeat", type=int, default=5, help="timed repeats per call median")
+    parser.add_argument(
+        "--budget",
+        type=float,
+        default=20.0,
+        help="seconds of timed repeats per model and platform (slow models get fewer)",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=900.0, help="seconds one fresh-process first call may take"
+    )
+    parser.add_argument(
+        "--output",
+        type=Path,
+        help="markdown file to write (default: benchmarks/models.md, unless --filter is given)",
+    )
+    return parser.parse_args()
+
+
+def _versions() -> str:
+    import equinox
+    import flax
+    import numba
+    import optax
+
+    return (
+        f"jax {jax.__version__}, flax {flax.__version__}, optax {optax.__version__}, "
+        f"equinox {equinox.__version__}, numba {numba.__version__}, numpy {np.__version__}"
+    )
+
+
+def main() -> None:
+    args = _parse()
+    started = time.time()
+    commit_before, load_before = commit_text(), os.getloadavg()
+    rows: list[Row] = []
+    print(*_table([], MAIN_COLUMNS), sep="\n", flush=True)
+    with tempfile.TemporaryDirectory(prefix="xlapy-models-") as tmp:
+        for model in MODELS:
+            if args.filter not in model.name:
+                continue
+            row = _bench(model, args, Path(tmp))
+            rows.append(row)
+            print(_table([row], MAIN_COLUMNS)[-1], flush=True)
+            for err in row.errors:
+                print(f"  error in {model.name}: {err}", file=sys.stderr, flush=True)
+    elapsed = time.time() - started
+    load_after, commit_after = os.getloadavg(), commit_text()
+    commit = commit_before
+    if commit_after != commit_before:
+        commit = f"{commit_before} at the start, {commit_after} at the end"
+    summary = _summary(rows)
+    errors = [f"- {r.model.name}: {e}" for r in rows for e in r.errors]
+    print("", *summary, *(["Errors:", *errors] if errors else []), sep="\n")
+    command = "python3 benchmarks/models.py " + shlex.join(sys.argv[1:])
+    doc = [
+        "# Real models: xlapy `cpu` vs XLA:CPU",
+        "",
+        f"- command: `{command.strip()}` (per-call medians of {args.repeat}; "
+        f"{elapsed / 60:.1f} min)",
+        f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}; xlapy commit "
+        f"{commit}; {_versions()}",
+        f"- machine: {machine_text()}; load average {load_before[0]:.1f} at the start, "
+        f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
+        "- first calls run in fresh processes after imports and model building: XLA's is "
+        "`jax.jit(fn).lower(*args)` + `.compile()`; xlapy's is JAX's lowering, `as_text` + "
+        "`xlapy.load`, `xlapy.compile` and the first call (the steps `xlapy.jit` takes), on an "
+        "empty kernel cache and then, in a second process, on the cache the first filled "
+        "(Python's bytecode cache kept, as a pip install has it)",
+        "- per call: `jax.jit(fn)` on device-resident arguments, `xlapy.jit(fn)` on numpy "
+        "arguments; agree: `xlapy.jit`'s outputs vs `jax.jit`'s (the result's leaves); "
+        "agree (cold): the empty-cache process's outputs vs XLA's first call",
+        "",
+        "| model | what |",
+        "|---|---|",
+        *[f"| {r.model.name} | {r.model.describe} |" for r in rows],
+        "",
+        *_table(rows, MAIN_COLUMNS),
+        "",
+        *summary,
+        "",
+        "Where the first calls go (seconds per step, fresh processes):",
+        "",
+        *_table(rows, STEP_COLUMNS),
+        *(["", "Errors:", *errors] if errors else []),
+        "",
+    ]
+    output = args.output or (None if args.filter else HERE / "models.md")
+    if output is not None:
+        before = output.read_text() if output.exists() else ""
+        kept = before[before.index(BEFORE) :] if BEFORE in before else ""
+        output.write_text("\n".join(doc) + kept)
+
+
+if __name__ == "__main__":
+    main()
