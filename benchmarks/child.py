@@ -145,7 +145,8 @@ def model_main(args: argparse.Namespace) -> dict[str, object]:
         exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
         steps["compile"] = time.perf_counter() - start
         start = time.perf_counter()
-        outputs = exe(*[np.asarray(leaf) for leaf in leaves])
+        # Python scalars (a TrainState's step) take the dtype JAX gave them, as xlapy.jit does.
+        outputs = exe(*[np.asarray(jax.numpy.asarray(leaf)) for leaf in leaves])
         steps["run"] = time.perf_counter() - start
     if args.outputs:
         np.savez(args.outputs, *[np.asarray(o) for o in outputs])

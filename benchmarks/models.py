@@ -170,7 +170,9 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
     row.xla_call = median_seconds(
         lambda: jax.block_until_ready(jitted(*on_device)), args.repeat, args.budget
     )
-    host = jax.tree_util.tree_map(np.asarray, example)
+    # numpy arguments, as a training loop feeds back xlapy's outputs; a Python scalar (a
+    # TrainState's step) becomes the array JAX makes of it.
+    host = jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), example)
     os.environ["XLAPY_CACHE_DIR"] = str(cache)  # the cold child filled it
     ours = xlapy.jit(fn)
     try:
