@@ -542,19 +542,6 @@ class OpMetadata:
 
 
 @dataclass(frozen=True, slots=True)
-class Sharding:
-    """An HLO sharding annotation, kept as its canonical text (``{devices=[2,2]<=[4]}``).
-
-    xlapy runs SPMD programs per device and does not partition, so the sharding is metadata.
-    """
-
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
-@dataclass(frozen=True, slots=True)
 class RawAttribute:
     """An attribute value xlapy keeps verbatim: ``domain=``, ``statistics=``, ``origin=``,
     and attributes newer than xlapy (HLO text §8.10)."""

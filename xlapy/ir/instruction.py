@@ -9,13 +9,14 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from xlapy.errors import InvalidArgument
-from xlapy.ir.attrs import OpMetadata, RawAttribute, Sharding
+from xlapy.ir.attrs import OpMetadata, RawAttribute
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import VARIADIC, AttrKind, Attrs, OpDef, opdef
 from xlapy.shape import Shape
 
 if TYPE_CHECKING:
     from xlapy.ir.computation import HloComputation
+    from xlapy.sharding.hlo_sharding import HloSharding
 
 
 class HloInstruction:
@@ -58,7 +59,7 @@ class HloInstruction:
         *,
         name: str = "",
         metadata: OpMetadata | None = None,
-        sharding: Sharding | None = None,
+        sharding: HloSharding | None = None,
         frontend_attributes: Mapping[str, str] | None = None,
         backend_config: str = "",
         control_predecessors: Sequence[HloInstruction] = (),

@@ -19,6 +19,8 @@ from xlapy.ir import attrs as A
 from xlapy.ir.opdefs import AttrKind, AttrSpec
 from xlapy.literal import Literal
 from xlapy.shape import Shape
+from xlapy.sharding.hlo_sharding import SUBGROUP_TYPES, HloSharding, required_leaves
+from xlapy.sharding.tile_assignment import TileAssignment
 from xlapy.text.hlo_lexer import Cursor, NanValue, Tok, c_escape
 from xlapy.text.hlo_mesh_groups import MAX_IOTA_IDS, parse_mesh_groups
 from xlapy.text.literal_text import format_literal, parse_literal_at
@@ -438,17 +440,18 @@ def format_metadata(md: A.OpMetadata) -> str:
 # ---- sharding -----------------------------------------------------------------------------
 
 
-def _parse_single_sharding(p: Cursor, *, keep_metadata: bool = True) -> str:
-    """One non-tuple sharding between braces (braces consumed); returns its canonical text."""
+def _parse_single_sharding(p: Cursor) -> HloSharding:
+    """One non-tuple sharding between braces (braces consumed), normalised as XLA's parser
+    does (``PartialTile``/``Subgroup``)."""
     start = p.expect_punct("{", "to start a sharding").start
     tok = p.peek()
     if tok.is_ident("mesh") or tok.is_ident("maximal_mesh"):
         # Named (mesh) shardings are kept as written (HLO_TEXT.md §6.8).
         p.pos = start
-        return p.raw_braced(single_quotes=True)
+        return HloSharding.named(p.raw_braced(single_quotes=True))
     kind = ""
     device = None
-    tiles = ""
+    tiles: TileAssignment | None = None
     last_tile_dim_replicate = False
     last_tile_dims: list[str] = []
     shard_group = ""
@@ -471,7 +474,13 @@ def _parse_single_sharding(p: Cursor, *, keep_metadata: bool = True) -> str:
             while not p.accept_punct("}"):
                 if last_tile_dims:
                     p.expect_punct(",")
-                last_tile_dims.append(str(p.expect(Tok.IDENT, "a sharding type").value))
+                at = p.peek()
+                name = str(p.expect(Tok.IDENT, "a sharding type").value)
+                if name not in SUBGROUP_TYPES:
+                    raise p.error(
+                        at.start, f"expected a subgroup type {SUBGROUP_TYPES}, found {name}"
+                    )
+                last_tile_dims.append(name)
         elif tok.is_ident("shard_as") or tok.is_ident("shard_like"):
             shard_group = f"{tok.value} {p.expect_int('a shard group id')}"
         elif tok.kind is Tok.ATTR and tok.value == "metadata":
@@ -481,32 +490,32 @@ def _parse_single_sharding(p: Cursor, *, keep_metadata: bool = True) -> str:
     if kind == "maximal":
         if device is None:
             raise p.error(start, "maximal sharding needs device=N")
-        body = f"maximal device={device}"
+        sharding = HloSharding.maximal(device, metadata)
     elif kind == "devices":
-        body = "devices=" + tiles
-        if last_tile_dim_replicate:
-            body += " last_tile_dim_replicate"
-        if last_tile_dims:
-            body += " last_tile_dims={" + ", ".join(last_tile_dims) + "}"
+        assert tiles is not None
+        if last_tile_dim_replicate and last_tile_dims:
+            raise p.error(start, "last_tile_dim_replicate and last_tile_dims exclude each other")
+        if len(last_tile_dims) + int(last_tile_dim_replicate) > tiles.ndim:
+            raise p.error(start, f"more subgroup dims than the {tiles.ndim} tile dims")
+        sharding = HloSharding.tile(tiles, last_tile_dim_replicate, last_tile_dims, metadata)
     elif kind:
-        body = kind
+        sharding = HloSharding(kind, metadata=metadata)
     else:
         raise p.error(start, "empty sharding")
-    if shard_group:
-        body += " " + shard_group
-    if metadata and keep_metadata:
-        body += " metadata=" + metadata
-    return "{" + body + "}"
+    return sharding.with_shard_group(shard_group) if shard_group else sharding
 
 
-def _parse_tile_assignment(p: Cursor) -> str:
+def _parse_tile_assignment(p: Cursor) -> TileAssignment:
     """``[2,2]0,1,2,3`` or the iota form ``[2,2]<=[4]`` / ``[4]<=[2,2]T(1,0)``."""
+    at = p.peek().start
     dims = _bracketed_ints(p)
-    head = "[" + ",".join(map(str, dims)) + "]"
+    if any(d <= 0 for d in dims):
+        raise p.error(at, f"tile assignment dims must be positive, got {dims}")
     if p.peek().kind is Tok.LEQ:
         p.next()
+        reshape_at = p.peek().start
         reshape = _bracketed_ints(p)
-        text = head + "<=[" + ",".join(map(str, reshape)) + "]"
+        perm = list(range(len(reshape)))
         if p.peek().is_ident("T"):
             p.next()
             p.expect_punct("(")
@@ -514,14 +523,24 @@ def _parse_tile_assignment(p: Cursor) -> str:
             while p.accept_punct(","):
                 perm.append(p.expect_int())
             p.expect_punct(")")
-            if perm != sorted(perm):
-                text += "T(" + ",".join(map(str, perm)) + ")"
-        return text
+        if math.prod(reshape) != math.prod(dims):
+            raise p.error(reshape_at, f"iota [{reshape}] does not hold the {math.prod(dims)} tiles")
+        if sorted(perm) != list(range(len(reshape))):
+            raise p.error(reshape_at, f"T{tuple(perm)} is not a permutation of the iota dims")
+        return TileAssignment.from_iota(dims, reshape, perm)
     devices = [p.expect_int("a device id")]
     while p.at_punct(",") and p.peek2().kind is Tok.INT:
         p.next()
         devices.append(p.expect_int())
-    return head + ",".join(map(str, devices))
+    if len(devices) != math.prod(dims):
+        raise p.error(
+            at, f"tile assignment {dims} needs {math.prod(dims)} devices, got {len(devices)}"
+        )
+    if len(devices) <= 1:
+        raise p.error(at, "non-maximal shardings must have more than one device assigned")
+    if len(set(devices)) != len(devices):
+        raise p.error(at, f"a device appears twice in the tile assignment {devices}")
+    return TileAssignment(dims, array=devices)  # type: ignore[arg-type]
 
 
 def _bracketed_ints(p: Cursor) -> list[int]:
@@ -545,8 +564,8 @@ def _parse_sharding_metadata(p: Cursor) -> str:
     return format_metadata(parse_metadata(p))
 
 
-def parse_sharding(p: Cursor, shape: Shape | None = None) -> A.Sharding:
-    """``{replicated}``, ``{devices=[2,2]<=[4]}``, tuple ``{{...}, {...}}``; canonical text.
+def parse_sharding(p: Cursor, shape: Shape | None = None) -> HloSharding:
+    """``{replicated}``, ``{devices=[2,2]<=[4]}``, tuple ``{{...}, {...}}``.
 
     A non-tuple sharding on a tuple-shaped instruction is expanded to one per leaf, as XLA
     does.
@@ -554,41 +573,34 @@ def parse_sharding(p: Cursor, shape: Shape | None = None) -> A.Sharding:
     start = p.lexer.skip_space(p.pos)
     if p.peek2().is_punct("{") or (p.at_punct("{") and p.peek2().is_punct("}")):
         p.expect_punct("{")
-        parts: list[str] = []
+        parts: list[HloSharding] = []
         while not p.accept_punct("}"):
             if parts:
                 p.expect_punct(",", "between tuple shardings")
             parts.append(_parse_single_sharding(p))
         if shape is not None and shape.is_tuple:
-            leaves = sum(1 for _ in shape.leaves())
+            leaves = required_leaves(shape)
             if len(parts) != leaves and len(parts) != 1:
                 raise p.error(
                     start, f"tuple sharding has {len(parts)} elements but the shape has {leaves}"
                 )
             if len(parts) == 1 and leaves != 1:
                 parts = parts * leaves
-        return A.Sharding("{" + ", ".join(parts) + "}")
+        return HloSharding.tuple(parts)
     single = _parse_single_sharding(p)
     if shape is not None and shape.is_tuple:
-        leaves = sum(1 for _ in shape.leaves())
-        return A.Sharding("{" + ", ".join([single] * leaves) + "}")
-    return A.Sharding(single)
+        return HloSharding.single(shape, single)
+    return single
 
 
-def sharding_without_metadata(sharding: A.Sharding) -> str:
-    """The sharding text with its ``metadata=`` parts removed (printed without metadata)."""
-    if "metadata=" not in sharding.text:
-        return sharding.text
-    p = Cursor(sharding.text)
-    if p.peek2().is_punct("{"):
-        p.expect_punct("{")
-        parts: list[str] = []
-        while not p.accept_punct("}"):
-            if parts:
-                p.expect_punct(",")
-            parts.append(_parse_single_sharding(p, keep_metadata=False))
-        return "{" + ", ".join(parts) + "}"
-    return _parse_single_sharding(p, keep_metadata=False)
+def parse_sharding_text(text: str, shape: Shape | None = None) -> HloSharding:
+    """A whole sharding text (``HloSharding.parse``); ParseError on anything left over."""
+    p = Cursor(text)
+    sharding = parse_sharding(p, shape)
+    tok = p.peek()
+    if tok.kind is not Tok.EOF:
+        raise p.expected("the end of the sharding", tok)
+    return sharding
 
 
 # ---- frontend attributes ------------------------------------------------------------------

@@ -392,10 +392,7 @@ class _Printer:
     def generic_attributes(self, instr: HloInstruction, indent: int) -> list[tuple[str, str]]:
         out: list[tuple[str, str]] = []
         if instr.sharding is not None:
-            sharding = str(instr.sharding)
-            if not self.o.print_metadata:
-                sharding = T.sharding_without_metadata(instr.sharding)
-            out.append(("sharding", sharding))
+            out.append(("sharding", instr.sharding.to_string(self.o.print_metadata)))
         if instr.frontend_attributes:
             out.append(
                 ("frontend_attributes", T.format_frontend_attributes(instr.frontend_attributes))
