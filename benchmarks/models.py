@@ -72,6 +72,8 @@ class Row:
     xlapy_call: float | None = None
     agree: Agreement | None = None  # xlapy.jit vs jax.jit, in this process
     cold_agree: Agreement | None = None  # the cold child's outputs vs the XLA child's
+    # When xlapy and XLA disagree: each one's distance from the model run in float64.
+    float64: str | None = None
     errors: list[str] = field(default_factory=list)
 
     @property
@@ -113,6 +115,7 @@ MAIN_COLUMNS: list[tuple[str, str, object]] = [
     ("xlapy/XLA", "---:", lambda r: ratio_text(r.xlapy_call, r.xla_call)),
     ("agree", "---", lambda r: agreement_text(r.agree)),
     ("agree (cold)", "---", lambda r: agreement_text(r.cold_agree)),
+    ("if not: XLA, xlapy vs float64", "---", lambda r: r.float64 or "—"),
 ]
 
 STEP_COLUMNS: list[tuple[str, str, object]] = [
@@ -176,12 +179,33 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
     os.environ["XLAPY_CACHE_DIR"] = str(cache)  # the cold child filled it
     ours = xlapy.jit(fn)
     try:
-        row.agree = compare(_leaves(ours(*host)), ref)
+        got = _leaves(ours(*host))
+        row.agree = compare(got, ref)
+        if not row.agree.ok:
+            row.float64 = _float64_distances(fn, example, got, ref)
         row.xlapy_call = median_seconds(lambda: ours(*host), args.repeat, args.budget)
     except Exception as exc:
         first_line = (str(exc).splitlines() or [""])[0][:300]
         row.errors.append(f"xlapy.jit per call: {type(exc).__name__}: {first_line}")
     return row
+
+
+def _float64_distances(
+    fn: object, example: object, ours: list[np.ndarray], ref: list[np.ndarray]
+) -> str:
+    """How far XLA's and xlapy's float32 outputs each are from the same model run by XLA in
+    float64 (float32 arguments widened, outputs narrowed back): a disagreement that XLA
+    shares with float64 is the model's conditioning (e.g. Adam's first step, g / (|g| + eps)
+    for gradients near zero), not xlapy's arithmetic."""
+
+    def widen(leaf: object) -> object:
+        a = np.asarray(jax.numpy.asarray(leaf))
+        return a.astype(np.float64) if a.dtype == np.float32 else a
+
+    with jax.enable_x64(True):
+        wide = jax.jit(fn)(*jax.tree_util.tree_map(widen, example))  # type: ignore[arg-type]
+        exact = [w.astype(r.dtype) for w, r in zip(_leaves(wide), ref, strict=True)]
+    return f"{compare(ref, exact).text}, {compare(ours, exact).text}"
 
 
 def _geomean(values: list[float]) -> float:
