@@ -1,8 +1,9 @@
 """The benchmark programs: JAX functions written as a user writes them, with their inputs.
 
-Two groups: ``LEGACY`` (the 16 small-to-medium programs of the first benchmark) and ``ISSUE``
-(the 13 float32 programs of issue #10, whose geometric mean is the platform's target). Inputs
-come from a fixed seed, so every process that builds them gets the same bits.
+Three groups: ``LEGACY`` (the 16 small-to-medium programs of the first benchmark), ``ISSUE``
+(the 13 float32 programs of issue #10, whose geometric mean is the platform's target) and
+``SCANS`` (cumulative reductions, issue #19: JAX lowers them to reduce-windows spanning the
+axis). Inputs come from a fixed seed, so every process that builds them gets the same bits.
 """
 
 from __future__ import annotations
@@ -266,7 +267,47 @@ def _issue() -> list[Program]:
     ]
 
 
-PROGRAMS: list[Program] = _legacy() + _issue()
+# ---- cumulative reductions (issue #19) ---------------------------------------------------------
+
+
+def _scans() -> list[Program]:
+    # Sums of positive weights (a CDF), so that the float sums are well conditioned and
+    # the platforms' summation orders agree to a few ulp.
+    def weights(*shape: int) -> Callable[[np.random.Generator], list[np.ndarray]]:
+        return lambda r: [r.random(shape, dtype=np.float32)]
+
+    def f32(*shape: int) -> Callable[[np.random.Generator], list[np.ndarray]]:
+        return lambda r: [_f32(r, *shape)]
+
+    return [
+        Program("cumsum 64x4096", lambda x: jnp.cumsum(x, axis=1), weights(64, 4096), False),
+        Program(
+            "cumsum reverse 64x4096",
+            lambda x: lax.cumsum(x, axis=1, reverse=True),
+            weights(64, 4096),
+            False,
+        ),
+        Program("cumsum axis 0 4096x64", lambda x: jnp.cumsum(x, axis=0), weights(4096, 64), False),
+        Program(
+            "cumsum int32 64x4096",
+            lambda x: jnp.cumsum(x, axis=1),
+            lambda r: [r.integers(-1000, 1000, (64, 4096)).astype(np.int32)],
+            False,
+        ),
+        Program(
+            "cumprod 64x4096",
+            lambda x: jnp.cumprod(x, axis=1),
+            lambda r: [1 + _f32(r, 64, 4096, scale=0.01)],
+            False,
+        ),
+        Program("cummax 64x4096", lambda x: lax.cummax(x, axis=1), f32(64, 4096), False),
+        Program(
+            "cumlogsumexp 64x4096", lambda x: lax.cumlogsumexp(x, axis=1), f32(64, 4096), False
+        ),
+    ]
+
+
+PROGRAMS: list[Program] = _legacy() + _issue() + _scans()
 
 
 def make_inputs(program: Program) -> list[np.ndarray]:

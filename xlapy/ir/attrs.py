@@ -188,6 +188,32 @@ class Window:
             )
         )
 
+    def cumulative_axis(self, dims: Sequence[int]) -> tuple[int, bool] | None:
+        """``(axis, reverse)`` when this window over an operand of ``dims`` is a cumulative
+        reduction (JAX's lowering of cumsum/cumprod/cummax/cummin/cumlogsumexp): one axis of
+        length ``n >= 2`` with window size ``n``, stride 1, no dilation and ``n - 1`` padding
+        below (``reverse=False``) or above (``reverse=True``); size-1 windows without padding
+        elsewhere. Output ``o`` then covers elements ``0..o`` (``o..n-1`` when reversed)."""
+        if len(self.dimensions) != len(dims):
+            return None
+        found = None
+        for axis, (n, d) in enumerate(zip(dims, self.dimensions, strict=True)):
+            if d.stride != 1 or d.base_dilation != 1 or d.window_dilation != 1:
+                return None
+            if d.window_reversal:
+                return None
+            if d.size == 1 and not (d.padding_low or d.padding_high):
+                continue
+            if found is not None or n < 2 or d.size != n:
+                return None
+            if (d.padding_low, d.padding_high) == (n - 1, 0):
+                found = (axis, False)
+            elif (d.padding_low, d.padding_high) == (0, n - 1):
+                found = (axis, True)
+            else:
+                return None
+        return found
+
     def __str__(self) -> str:
         dims = self.dimensions
         if not dims:

@@ -115,7 +115,8 @@ def _static_arrays(instr: HloInstruction) -> bool:
 
 def is_loop_op(instr: HloInstruction, limits: FusionLimits) -> bool:
     """Elementwise ops and the ops of ``LOOP_OPS`` on static arrays with elements (a
-    constant only up to ``max_constant_elements``); never a side-effecting op."""
+    constant only up to ``max_constant_elements``; a reduce-window of one input unless it
+    is cumulative); never a side-effecting op."""
     traits = instr.opdef.traits
     if Trait.SIDE_EFFECTING in traits or not _static_arrays(instr):
         return False
@@ -124,7 +125,10 @@ def is_loop_op(instr: HloInstruction, limits: FusionLimits) -> bool:
     if instr.opcode is Opcode.CONSTANT:
         return instr.shape.num_elements <= limits.max_constant_elements
     if instr.opcode is Opcode.REDUCE_WINDOW:
-        return len(instr.operands) == 2
+        # A cumulative window (cumsum...) stays alone: its kernel is a linear scan, while a
+        # fused one would reduce one whole window per output element.
+        window = instr.attrs.window
+        return len(instr.operands) == 2 and not window.cumulative_axis(instr.operands[0].shape.dims)
     return instr.opcode in LOOP_OPS or Trait.ELEMENTWISE in traits
 
 

@@ -1,5 +1,6 @@
 """From a root instruction to a compiled ``Kernel``: outputs and leaves become flat array
-arguments, the loop plan is chosen (one loop over the output index, or a reduction plan),
+arguments, the loop plan is chosen (one loop over the output index, a reduction plan, or a
+scan for a cumulative reduce-window),
 the kernel source is written to the disk cache and compiled by numba, and a runner calls it.
 
 Generated modules look like this (gelu, shortened)::
@@ -35,6 +36,7 @@ from xlapy.backend.cpu.codegen import (
     elemental,  # noqa: F401  (registers the elementwise generators)
     numba_types,
     reduction_emitter,
+    scan_emitter,
 )
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Index,
@@ -122,7 +124,7 @@ def _outputs(em: KernelEmitter, root: HloInstruction) -> tuple[list[Output], boo
             else:
                 targets.append((element, 0))
     elif root.shape.is_tuple:
-        if root.opcode is not Opcode.REDUCE:
+        if root.opcode not in (Opcode.REDUCE, Opcode.REDUCE_WINDOW):
             raise NoKernel(f"{root.opcode.value} {root.name}: tuple-shaped root")
         targets = [(root, k) for k in range(len(root.shape.tuple_shapes))]
     else:
@@ -177,7 +179,9 @@ def compile_kernel(
     outputs, is_tuple = _outputs(em, root)
     parallel = options.parallel and estimated_work(instructions) >= PARALLEL_WORK
     reduces = {id(o.instr): o.instr for o in outputs if o.instr.opcode is Opcode.REDUCE}
-    if reduces:
+    if any(scan_emitter.cumulative(o.instr) for o in outputs):
+        plan, candidates = scan_emitter.emit_scan(em, outputs, parallel)
+    elif reduces:
         plan, candidates = reduction_emitter.emit_reductions(
             em, outputs, list(reduces.values()), parallel
         )

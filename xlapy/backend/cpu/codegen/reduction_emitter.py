@@ -106,8 +106,10 @@ def combine(
     xs: Sequence[Val],
     *,
     reassociate: bool = True,
+    ordered: bool = False,
 ) -> None:
-    """Emits ``accs = reducer(accs, xs)`` into ``frame``.
+    """Emits ``accs = reducer(accs, xs)`` into ``frame``. ``ordered``: the caller combines
+    in the interpreter's order (a scan), so only the ops' own exactness counts.
 
     Under ``flush_denormals`` a one-op float reducer reads its element with subnormals as
     zeros; maximum/minimum results are operands (flushed already), and a reassociated sum
@@ -118,7 +120,7 @@ def combine(
     op = reducer_op(reduce)
     if op is not None:
         t = types[0]
-        if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY):
+        if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY) and not ordered:
             em.exact = False
         acc, x = accs[0], xs[0].text
         running = t.is_float and op is Opcode.ADD and reassociate
@@ -141,7 +143,7 @@ def combine(
     params = body.parameters
     if len(params) != 2 * len(accs):
         raise NoKernel(f"reduce {reduce.name}: reducer {body.name} takes {len(params)} values")
-    if any(t.is_float for t in types):
+    if any(t.is_float for t in types) and not ordered:
         em.exact = False
     values = [Val(a, t, frame) for a, t in zip(accs, types, strict=True)] + list(xs)
     for param, value in zip(params, values, strict=True):

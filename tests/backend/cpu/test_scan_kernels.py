@@ -1,0 +1,320 @@
+"""Cumulative reduce-windows (JAX's cumsum, cumprod, cummax, cummin, cumlogsumexp) as
+linear-time scan kernels: recognised by their window, bit-identical to the interpreter's
+window order (forward scans of any reducer, reversed scans of exactly associative ones),
+within float rounding of it otherwise, and equal or close to XLA."""
+
+import ml_dtypes
+import numpy as np
+import pytest
+from op_kernels_util import assert_close, assert_same, run_both, shape_text, type_name
+
+import xlapy
+from xlapy.backend.cpu.codegen.scan_emitter import cumulative
+from xlapy.ir.attrs import Window
+from xlapy.text.hlo_parser import parse_hlo
+
+jax = pytest.importorskip("jax")
+jnp = jax.numpy
+lax = jax.lax
+
+
+def cum_window(dims, axis, reverse):
+    n = dims[axis]
+    sizes = [n if d == axis else 1 for d in range(len(dims))]
+    pads = [
+        ((0, n - 1) if reverse else (n - 1, 0)) if d == axis else (0, 0) for d in range(len(dims))
+    ]
+    return Window.make(sizes, padding=pads)
+
+
+def window_text(w):
+    d = w.dimensions
+    return (
+        f"{{size={'x'.join(str(x.size) for x in d)} "
+        f"pad={'x'.join(f'{x.padding_low}_{x.padding_high}' for x in d)}}}"
+    )
+
+
+def scan_text(x, axis, reverse, op, swapped=False):
+    t = type_name(x)
+    a, b = ("y", "x") if swapped else ("x", "y")
+    return f"""HloModule m
+red {{
+  x = {t}[] parameter(0)
+  y = {t}[] parameter(1)
+  ROOT r = {t}[] {op}({a}, {b})
+}}
+ENTRY e {{
+  p = {shape_text(x)} parameter(0)
+  i = {t}[] parameter(1)
+  ROOT r = {shape_text(x)} reduce-window(p, i), window={window_text(cum_window(x.shape, axis, reverse))}, to_apply=red
+}}"""
+
+
+def test_cumulative_axis_recognises_only_cumulative_windows():
+    assert cum_window((4, 6), 1, False).cumulative_axis((4, 6)) == (1, False)
+    assert cum_window((4, 6), 0, True).cumulative_axis((4, 6)) == (0, True)
+    not_cumulative = [
+        Window.make([1, 5], padding=[(0, 0), (5, 0)]),  # size n-1
+        Window.make([1, 6], padding=[(0, 0), (4, 1)]),  # padding on both sides
+        Window.make([1, 6], [1, 2], padding=[(0, 0), (5, 0)]),  # stride
+        Window.make([1, 6], padding=[(0, 0), (5, 0)], window_dilation=[1, 2]),
+        Window.make([1, 6], padding=[(0, 0), (5, 0)], base_dilation=[1, 2]),
+        Window.make([4, 6], padding=[(3, 0), (5, 0)]),  # two axes
+        Window.make([1, 6], padding=[(1, 0), (5, 0)]),  # padding on a size-1 window
+        Window.make([1, 1], padding=[(0, 0), (0, 0)]),  # no axis at all
+    ]
+    for w in not_cumulative:
+        assert w.cumulative_axis((4, 6)) is None, w
+    assert Window.make([1], padding=[(0, 0)]).cumulative_axis((1,)) is None  # n = 1
+
+
+def with_specials(rng, x):
+    """NaNs (both signs: max/min return the first in order), signed zeros and infinities."""
+    if x.dtype.kind == "f" or x.dtype in (ml_dtypes.bfloat16,):
+        flat = x.reshape(-1)
+        for value in (np.nan, -np.nan, -0.0, 0.0, np.inf, -np.inf, -0.0):
+            flat[rng.integers(0, flat.size)] = value
+    return x
+
+
+def operand(rng, dtype, dims):
+    dtype = np.dtype(dtype)
+    if dtype == np.bool_:
+        return rng.integers(0, 2, dims).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)  # the whole range: sums and products wrap
+        return rng.integers(info.min, info.max, dims, endpoint=True, dtype=dtype)
+    return with_specials(rng, rng.standard_normal(dims).astype(dtype))
+
+
+BF16, F16 = ml_dtypes.bfloat16, np.float16
+# (dtype, reducer, init); every case runs forward and reversed on one axis of (3, 5, 4):
+# axis 2 (row plan), 1 and 0 (column plans) in turn.
+CASES = [
+    (np.float32, "add", 0.0),
+    (np.float32, "multiply", 1.0),
+    (np.float32, "maximum", -np.inf),
+    (np.float32, "minimum", np.inf),
+    (np.float64, "add", -0.0),
+    (np.float64, "maximum", -np.inf),
+    (F16, "add", 0.0),
+    (F16, "maximum", -np.inf),
+    (BF16, "add", 0.0),
+    (BF16, "minimum", np.inf),
+    (np.int32, "add", 0),
+    (np.int32, "multiply", 1),
+    (np.uint8, "add", 0),
+    (np.uint8, "multiply", 1),
+    (np.int64, "maximum", -(2**63)),
+    (np.uint32, "minimum", 2**32 - 1),
+    (np.int8, "xor", 0),
+    (np.int16, "and", -1),
+    (np.uint16, "or", 0),
+    (np.bool_, "or", False),
+    (np.bool_, "and", True),
+    (np.bool_, "add", False),
+    (np.bool_, "maximum", False),
+]
+FLOAT_REASSOCIATED = {"add", "multiply"}
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize(("dtype", "op", "init"), CASES, ids=lambda v: str(v))
+def test_scan_kernel_against_interpreter(dtype, op, init, reverse):
+    case = CASES.index((dtype, op, init))
+    axis = 2 - case % 3
+    rng = np.random.default_rng(case)
+    x = operand(rng, dtype, (3, 5, 4))
+    text = scan_text(x, axis, reverse, op, swapped=case % 2 == 1)
+    got, want, kernel = run_both(text, x, np.array(init, dtype))
+    assert "scan" in kernel.how
+    floating = np.dtype(dtype).kind == "f" or dtype is BF16
+    reassociated = reverse and floating and op in FLOAT_REASSOCIATED
+    assert kernel.exact is not reassociated
+    if kernel.exact:
+        assert_same(got, want)
+        return
+    finite = np.isfinite(want.astype(np.float64))
+    assert np.array_equal(np.isnan(got.astype(np.float64)), np.isnan(want.astype(np.float64)))
+    assert_close(
+        np.where(finite, got, 0).astype(np.float64),
+        np.where(finite, want, 0).astype(np.float64),
+        rtol=1e-2,
+    )
+
+
+def test_scan_kernel_sizes_and_empty_dims():
+    """Axes of length 2 (no middle loop), long rows, and empty other dimensions."""
+    rng = np.random.default_rng(5)
+    for dims, axis in (
+        ((2,), 0),
+        ((7, 2), 1),
+        ((2, 7), 0),
+        ((1000,), 0),
+        ((0, 6), 1),
+        ((3, 0, 4), 2),
+    ):
+        for reverse in (False, True):
+            x = operand(rng, np.int32, dims)
+            got, want, kernel = run_both(
+                scan_text(x, axis, reverse, "add"), x, np.array(0, np.int32)
+            )
+            assert "scan" in kernel.how
+            assert_same(got, want)
+
+
+def test_scan_kernel_init_that_is_not_idempotent_runs_the_window_order():
+    """``reducer(init, init) != init`` (a sum from 1): padding prefixes differ per output, so
+    the kernel runs the interpreter's eval, for that init value only."""
+    x = np.arange(12, dtype=np.int32).reshape(3, 4)
+    text = scan_text(x, 1, False, "add")
+    got, want, _ = run_both(text, x, np.array(1, np.int32))
+    assert_same(got, want)
+    assert want[0].tolist() == [4, 4, 5, 7]  # 1 + three padding ones + 0, ...
+    got, want, _ = run_both(text, x, np.array(0, np.int32))
+    assert_same(got, want)
+
+
+def test_variadic_scan_with_a_generic_reducer():
+    """A running argmax: (value, index) pairs combined by compare/select, forward and
+    reversed (max with the lowest index is associative and exact)."""
+    for reverse in (False, True):
+        window = window_text(cum_window((4, 9), 1, reverse))
+        text = f"""HloModule m
+argmax {{
+  a = f32[] parameter(0)
+  ai = s32[] parameter(1)
+  b = f32[] parameter(2)
+  bi = s32[] parameter(3)
+  gt = pred[] compare(a, b), direction=GT
+  eq = pred[] compare(a, b), direction=EQ
+  lt = pred[] compare(ai, bi), direction=LT
+  tie = pred[] and(eq, lt)
+  take = pred[] or(gt, tie)
+  v = f32[] select(take, a, b)
+  i = s32[] select(take, ai, bi)
+  ROOT t = (f32[], s32[]) tuple(v, i)
+}}
+ENTRY e {{
+  x = f32[4,9] parameter(0)
+  idx = s32[4,9] parameter(1)
+  lo = f32[] parameter(2)
+  big = s32[] parameter(3)
+  ROOT r = (f32[4,9], s32[4,9]) reduce-window(x, idx, lo, big), window={window}, to_apply=argmax
+}}"""
+        x = np.random.default_rng(2).integers(0, 4, (4, 9)).astype(np.float32)
+        idx = np.broadcast_to(np.arange(9, dtype=np.int32), (4, 9)).copy()
+        got, want, kernel = run_both(text, x, idx, np.float32(-np.inf), np.int32(2**31 - 1))
+        assert "scan" in kernel.how
+        assert_same(got, want)
+        values, where = want
+        for row in range(4):
+            for o in range(9):
+                lo, hi = (o, 9) if reverse else (0, o + 1)
+                first = lo + int(np.argmax(x[row, lo:hi]))  # the lowest index of the max
+                assert (values[row, o], where[row, o]) == (x[row, first], first)
+
+
+# ---- JAX programs -------------------------------------------------------------------------
+
+
+def lowered(fn, *args):
+    return xlapy.load(jax.jit(fn).lower(*args).compiler_ir("hlo").as_hlo_text(True))
+
+
+def scan_lines(exe):
+    return [line for line in exe.report().splitlines() if " scan " in line]
+
+
+R = np.random.default_rng(0)
+F32 = R.standard_normal((6, 40)).astype(np.float32)
+F32[1, 3], F32[2, 7], F32[3, 0] = np.nan, -0.0, np.inf
+I32 = R.integers(-(2**31), 2**31 - 1, (6, 40), endpoint=True).astype(np.int32)
+U8 = R.integers(0, 256, (6, 40)).astype(np.uint8)
+JAX_CASES = [
+    ("cumsum f32", lambda x: jnp.cumsum(x, axis=1), F32),
+    ("cumsum f32 reverse axis 0", lambda x: lax.cumsum(x, axis=0, reverse=True), F32),
+    ("cumsum bf16", lambda x: lax.cumsum(x, axis=1), F32.astype(BF16)),
+    ("cumsum f16 reverse", lambda x: lax.cumsum(x, axis=1, reverse=True), F32.astype(F16)),
+    ("cumsum int32 wraps", lambda x: jnp.cumsum(x, axis=1), I32),
+    ("cumsum int32 reverse", lambda x: lax.cumsum(x, axis=0, reverse=True), I32),
+    ("cumprod uint8 wraps", lambda x: lax.cumprod(x, axis=1), U8),
+    ("cumprod f64", lambda x: jnp.cumprod(x, axis=0), (1 + F32 / 8).astype(np.float64)),
+    ("cummax f32 reverse", lambda x: lax.cummax(x, axis=1, reverse=True), F32),
+    ("cummin int32", lambda x: lax.cummin(x, axis=0), I32),
+    ("cumlogsumexp f32", lambda x: lax.cumlogsumexp(x, axis=1), F32),
+    (
+        "cumlogsumexp f64 reverse",
+        lambda x: lax.cumlogsumexp(x, axis=1, reverse=True),
+        F32.astype(np.float64),
+    ),
+]
+
+
+@pytest.mark.parametrize(("fn", "x"), [c[1:] for c in JAX_CASES], ids=[c[0] for c in JAX_CASES])
+def test_jax_cumulative_ops_on_cpu(fn, x):
+    if x.dtype == np.float64:
+        jax.config.update("jax_enable_x64", True)
+    try:
+        module = lowered(fn, x)
+        want_xla = np.asarray(fn(x))
+    finally:
+        jax.config.update("jax_enable_x64", False)
+    exe = xlapy.compile(module, platform="cpu")
+    lines = scan_lines(exe)
+    assert lines, exe.report()
+    (got,) = exe(x)
+    (want,) = xlapy.run(module, x, platform="interpreter")
+    if "not bit-exact" not in lines[0]:
+        assert_same(np.asarray(got), np.asarray(want))
+    got = np.asarray(got)
+    if got.dtype.kind in "iu":
+        assert np.array_equal(got, want_xla)  # XLA's scan regroups; integers wrap alike
+        return
+    g, w = got.astype(np.float64), want_xla.astype(np.float64)
+    assert np.array_equal(np.isnan(g), np.isnan(w))
+    finite = np.isfinite(w)
+    assert np.array_equal(g[~finite & ~np.isnan(w)], w[~finite & ~np.isnan(w)])
+    rtol = 1e-2 if got.dtype in (BF16, F16) else 1e-5
+    assert_close(np.where(finite, g, 0), np.where(finite, w, 0), rtol=rtol)
+
+
+def test_cumsum_in_loop_bodies_runs_as_a_scan():
+    """In a ``lax.scan`` and a ``fori_loop`` body the cumulative window is not fused (a
+    fused window would be reduced whole per element): the body's plan runs the scan."""
+    x = R.standard_normal((8, 64)).astype(np.float32)
+
+    def scanned(x):
+        def body(c, _):
+            c = jnp.cumsum(c, axis=1) * 0.01 + x
+            return c, c[0, -1]
+
+        return lax.scan(body, x, None, length=5)
+
+    def looped(x):
+        return lax.fori_loop(0, 4, lambda i, c: lax.cummax(c, axis=0) * 0.5, x)
+
+    for fn in (scanned, looped):
+        module = lowered(fn, x)
+        exe = xlapy.compile(module, platform="cpu")
+        assert scan_lines(exe), exe.report()
+        for got, want in zip(exe(x), xlapy.run(module, x, platform="interpreter"), strict=True):
+            assert_same(np.asarray(got), np.asarray(want))
+
+
+def test_fusion_leaves_cumulative_windows_alone():
+    module = lowered(lambda x: jnp.cumsum(jnp.exp(x), axis=1) * 2, F32)
+    exe = xlapy.compile(module, platform="cpu")
+    windows = [i for c in exe.module.computations for i in c.instructions if cumulative(i)]
+    assert len(windows) == 1
+    assert windows[0].parent is exe.module.entry
+
+
+def test_scan_of_a_parsed_module_reports_its_kernel():
+    x = np.arange(6, dtype=np.float32)
+    module = parse_hlo(scan_text(x, 0, False, "add"))
+    exe = xlapy.compile(module, platform="cpu")
+    assert "row scan" in exe.report()
+    (got,) = exe(x, np.float32(0))
+    assert got.tolist() == [0, 1, 3, 6, 10, 15]
