@@ -124,7 +124,7 @@ def inline_call(
         em.aliases[id(param)] = operand
         em.bindings[id(param)] = _reader(em, operand)
     try:
-        with em.scope(comp.instructions):
+        with em.scope(comp.instructions, instr, index):
             if position is None:
                 return em.scalar(comp.root, index)
             return tuple_element(em, comp.root, position, index)

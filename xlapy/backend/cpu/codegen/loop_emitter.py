@@ -181,6 +181,7 @@ class KernelEmitter:
         self._names: set[str] = set(_RESERVED) | {self.name}
         self._maps: dict[int, list[list[OperandIndexing]]] = {}
         self._scope_counter = 0
+        self._call_scopes: dict[tuple[int, int, Index], int] = {}
         self._expressions: dict[tuple[str, ElementType], Val] = {}
         self._runtime_symbols: dict[str, AffineExpr] = {}
         self.reads: dict[str, set[str]] = {}  # operand argument -> offsets it is read at
@@ -534,14 +535,30 @@ class KernelEmitter:
         return self.scalar(instr.operands[k], self.operand_index(instr, k, index))
 
     @contextlib.contextmanager
-    def scope(self, instructions: Sequence[HloInstruction]) -> Iterator[None]:
+    def scope(
+        self,
+        instructions: Sequence[HloInstruction],
+        caller: HloInstruction | None = None,
+        index: Index = (),
+    ) -> Iterator[None]:
         """A fresh element cache for the computations of ``instructions`` (a region body
-        generated again for another reduction)."""
-        self._scope_counter += 1
+        generated again for another reduction). With ``caller``, the computation ``caller``
+        calls at ``index``: the cache of an earlier call of it at the same index in the same
+        scope is kept (the results of a multi-output fusion read one by one share its
+        elements; values on frames off the current path are generated again)."""
+        number = None
+        if caller is not None:
+            key = (self.scopes.get(id(caller.parent), 0), id(caller), self.simplify(index))
+            number = self._call_scopes.get(key)
+        if number is None:
+            self._scope_counter += 1
+            number = self._scope_counter
+            if caller is not None:
+                self._call_scopes[key] = number
         comps = {id(i.parent) for i in instructions}
         saved = {c: self.scopes.get(c) for c in comps}
         for c in comps:
-            self.scopes[c] = self._scope_counter
+            self.scopes[c] = number
         try:
             yield
         finally:

@@ -27,6 +27,7 @@ from xlapy import dtypes
 from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelArg, KernelEmitter, Val
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.backend.cpu.kernels.blas import openblas_thread_setter
+from xlapy.indexing.affine import constant
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -71,16 +72,24 @@ def window_update_of(body: HloComputation, k: int, is_tuple: bool) -> HloInstruc
     return element
 
 
-def window_update(em: KernelEmitter, loop: Frame, dus: HloInstruction, hint: str) -> WindowUpdate:
-    """The update of ``dus`` computed into a temporary and its clamped start indices, in
-    ``loop`` (so they read this iteration's state)."""
+Store = Callable[[Index], None]
+"""Writes one value of a temporary at an index of its array (inside a loop nest)."""
+
+
+def window_update(
+    em: KernelEmitter, loop: Frame, dus: HloInstruction, hint: str
+) -> tuple[WindowUpdate, Store]:
+    """The temporary of the update of ``dus``, its clamped start indices (computed in
+    ``loop``, so they read this iteration's state) and the store that fills the temporary
+    (the caller runs it in a loop nest over the update's dims)."""
     update = dus.operands[1]
     dims, sizes = tuple(dus.shape.dims), tuple(update.shape.dims)
     temp = em.scratch(hint, update.shape.element_type, math.prod(sizes))
-    with em.enter(loop), em.output_loops(sizes, False, "j") as index:
+
+    def store(index: Index) -> None:
         value = em.scalar(update, index)
-        offset = em.flat_index(index, sizes)
-        em.emit_in(em.current, em.store_text(temp, offset, value.text))
+        em.emit_in(em.current, em.store_text(temp, em.flat_index(index, sizes), value.text))
+
     starts = []
     with em.enter(loop):
         for d, start in enumerate(dus.operands[2:]):
@@ -89,7 +98,21 @@ def window_update(em: KernelEmitter, loop: Frame, dus: HloInstruction, hint: str
             # spec: start indices clamped to [0, dim - size]
             em.emit_in(loop, f"{name} = min(max(np.int64({s.text}), 0), {dims[d] - sizes[d]})")
             starts.append(name)
-    return WindowUpdate(temp, tuple(starts), dims, sizes)
+    return WindowUpdate(temp, tuple(starts), dims, sizes), store
+
+
+def fill(em: KernelEmitter, loop: Frame, jobs: Sequence[tuple[Sequence[int], Store]]) -> None:
+    """Runs the stores of ``jobs`` (an array's dims and its store) in ``loop``, in one loop
+    nest per distinct shape once unit dimensions are dropped, so that values two arrays
+    share (the results of one multi-output fusion) are computed once per element."""
+    groups: dict[tuple[int, ...], list[tuple[Sequence[int], Store]]] = {}
+    for dims, store in jobs:
+        groups.setdefault(tuple(d for d in dims if d != 1), []).append((dims, store))
+    for squeezed, members in groups.items():
+        with em.enter(loop), em.output_loops(squeezed, False, "j") as index:
+            for dims, store in members:
+                positions = iter(index)
+                store(tuple(constant(0) if d == 1 else next(positions) for d in dims))
 
 
 def commit_window(em: KernelEmitter, loop: Frame, target: KernelArg, w: WindowUpdate) -> None:
@@ -111,25 +134,114 @@ def commit_window(em: KernelEmitter, loop: Frame, target: KernelArg, w: WindowUp
 _BLAS_TYPES = (dtypes.F32, dtypes.F64)
 
 
-def _plain_product(dot: HloInstruction) -> bool:
-    """A matrix product BLAS computes as written: ``[m, k] x [k, n]`` of one f32/f64 type,
-    no dimension empty."""
+@dataclass(frozen=True)
+class MatrixForm:
+    """A ``dot`` as ``batch`` matrix products ``(m, k) x (k, n) -> (m, n)``: each operand is
+    its flat array reshaped to ``(batch, rows, cols)`` and, when ``*_transposed``, read
+    through ``.T`` (BLAS takes the transposed view as it is, no copy)."""
+
+    batch: int
+    m: int
+    k: int
+    n: int
+    lhs_transposed: bool
+    rhs_transposed: bool
+
+    def operand(self, name: str, side: str, b: str | None, flip: bool = False) -> str:
+        """Source of one operand's ``(m, k)`` or ``(k, n)`` matrix (its transpose when
+        ``flip``), of batch ``b``."""
+        transposed = self.lhs_transposed if side == "lhs" else self.rhs_transposed
+        rows, cols = (self.m, self.k) if side == "lhs" else (self.k, self.n)
+        if transposed:
+            rows, cols = cols, rows
+        view = (
+            f"{name}.reshape(({rows}, {cols}))"
+            if b is None
+            else f"{name}.reshape(({self.batch}, {rows}, {cols}))[{b}]"
+        )
+        return f"{view}.T" if transposed != flip else view
+
+
+def _grouped(dims: Sequence[int], rank: int, start: int) -> bool:
+    """``dims`` are the consecutive dimensions ``start, start + 1, ...`` ending before or at
+    ``rank``."""
+    return tuple(dims) == tuple(range(start, start + len(dims))) and start + len(dims) <= rank
+
+
+def matrix_form(dot: HloInstruction) -> MatrixForm | None:
+    """The dot as (batched) matrix products BLAS computes on views of its operands, or None.
+
+    Taken: one f32/f64 type throughout, no empty dimension, batch dimensions leading in both
+    operands (in the same order), and each operand's contracting dimensions one consecutive
+    run (in the same order on both sides) either after its free dimensions (a plain matrix)
+    or before them (a transposed one): ``x @ w``, ``x @ w.T``, ``w.T @ x`` and their stacks.
+    """
     a = dot.attrs
     lhs, rhs = (o.shape for o in dot.operands)
-    return (
-        lhs.is_array
-        and rhs.is_array
-        and lhs.rank == 2
-        and rhs.rank == 2
-        and not a.lhs_batch_dims
-        and not a.rhs_batch_dims
-        and tuple(a.lhs_contracting_dims) == (1,)
-        and tuple(a.rhs_contracting_dims) == (0,)
-        and dot.shape.element_type in _BLAS_TYPES
-        and lhs.element_type is dot.shape.element_type
-        and rhs.element_type is dot.shape.element_type
-        and 0 not in (*lhs.dims, *rhs.dims)
+    if not (lhs.is_array and rhs.is_array and dot.shape.is_array):
+        return None
+    t = dot.shape.element_type
+    if t not in _BLAS_TYPES or lhs.element_type is not t or rhs.element_type is not t:
+        return None
+    if 0 in (*lhs.dims, *rhs.dims):
+        return None
+    lb, rb = tuple(a.lhs_batch_dims), tuple(a.rhs_batch_dims)
+    lc, rc = tuple(a.lhs_contracting_dims), tuple(a.rhs_contracting_dims)
+    nb = len(lb)
+    if lb != tuple(range(nb)) or rb != tuple(range(nb)) or not lc:
+        return None
+    sides = []
+    for dims, contract in ((lhs.dims, lc), (rhs.dims, rc)):
+        rank = len(dims)
+        free = rank - nb - len(contract)
+        if _grouped(contract, rank, rank - len(contract)):
+            contract_last = True
+        elif _grouped(contract, rank, nb):
+            contract_last = False
+        else:
+            return None
+        sides.append(
+            (
+                contract_last,
+                math.prod(dims[nb : nb + free] if contract_last else dims[nb + len(contract) :]),
+            )
+        )
+    (l_last, m), (r_last, n) = sides
+    return MatrixForm(
+        batch=math.prod(lhs.dims[:nb]),
+        m=m,
+        k=math.prod(lhs.dims[d] for d in lc),
+        n=n,
+        lhs_transposed=not l_last,
+        rhs_transposed=r_last,
     )
+
+
+def _read_transposed(body: HloComputation, dot: HloInstruction) -> bool:
+    """True when every use of the rank-2 ``dot`` (through slices and the parameters of
+    fusions) is a transpose of its two dimensions: its values are then stored transposed, so that those
+    reads are contiguous."""
+    if dot.shape.rank != 2:
+        return False
+    pending = [(body, dot)]
+    while pending:
+        comp, value = pending.pop()
+        users = comp.users(value)
+        if not users:
+            return False
+        for user in users:
+            if user.opcode is Opcode.TRANSPOSE:
+                if tuple(user.attrs.dimensions) != (1, 0):
+                    return False
+            elif user.opcode is Opcode.SLICE:
+                pending.append((comp, user))
+            elif user.opcode is Opcode.FUSION:
+                fused: HloComputation = user.attrs.calls
+                params = [p for p in fused.parameters if user.operands[p.parameter_number] is value]
+                pending.extend((fused, p) for p in params)
+            else:
+                return False
+    return True
 
 
 def materialize_dots(
@@ -139,24 +251,39 @@ def materialize_dots(
     is_tuple: bool,
     state: Sequence[str | KernelArg],
 ) -> int:
-    """Every ``dot`` of the body as an ``np.dot`` statement of ``loop`` into a temporary that
-    later reads of the dot use; returns how many. NoKernel for a dot BLAS cannot take."""
+    """Every ``dot`` of the body as ``np.dot`` statements of ``loop`` (one per batch) into a
+    temporary that later reads of the dot use; returns how many dots. NoKernel for a dot
+    BLAS cannot take on views of its operands (``matrix_form``). A dot read only through
+    transposes is stored transposed (``(L R).T = R.T L.T``)."""
     count = 0
     for instr in body.post_order():
         if instr.opcode is not Opcode.DOT:
             continue
-        if not _plain_product(instr):
-            raise NoKernel(f"dot {instr.name}: not an f32/f64 [m,k] x [k,n] product")
-        arrays = [_as_array(em, loop, body, is_tuple, state, o) for o in instr.operands]
-        m, n = instr.shape.dims
-        temp = em.scratch(instr.name, instr.shape.element_type, m * n)
-        (lm, lk), (rk, rn) = (o.shape.dims for o in instr.operands)
-        em.emit_in(
-            loop,
-            f"np.dot({arrays[0]}.reshape(({lm}, {lk})), {arrays[1]}.reshape(({rk}, {rn})), "
-            f"{temp.name}.reshape(({m}, {n})))",
-        )
-        em.bindings[id(instr)] = _reader(em, temp, tuple(instr.shape.dims))
+        form = matrix_form(instr)
+        if form is None:
+            raise NoKernel(
+                f"dot {instr.name}: not an f32/f64 product of (batched, possibly transposed) "
+                "matrices"
+            )
+        lhs, rhs = (_as_array(em, loop, body, is_tuple, state, o) for o in instr.operands)
+        temp = em.scratch(instr.name, instr.shape.element_type, math.prod(instr.shape.dims))
+        dims = tuple(instr.shape.dims)
+        if form.batch == 1 and _read_transposed(body, instr):
+            left, right = form.operand(rhs, "rhs", None, True), form.operand(lhs, "lhs", None, True)
+            em.emit_in(loop, f"np.dot({left}, {right}, {temp.name}.reshape(({form.n}, {form.m})))")
+            em.bindings[id(instr)] = _reader(em, temp, dims, transposed=True)
+        elif form.batch == 1:
+            left, right = form.operand(lhs, "lhs", None), form.operand(rhs, "rhs", None)
+            em.emit_in(loop, f"np.dot({left}, {right}, {temp.name}.reshape(({form.m}, {form.n})))")
+            em.bindings[id(instr)] = _reader(em, temp, dims)
+        else:
+            b = em.fresh(f"{instr.name}_batch")
+            batches = Frame(f"for {b} in range({form.batch}):", loop)
+            out = f"{temp.name}.reshape(({form.batch}, {form.m}, {form.n}))[{b}]"
+            left, right = form.operand(lhs, "lhs", b), form.operand(rhs, "rhs", b)
+            em.emit_in(batches, f"np.dot({left}, {right}, {out})")
+            loop.items.append(batches)
+            em.bindings[id(instr)] = _reader(em, temp, dims)
         em.exact = False
         count += 1
     return count
@@ -183,11 +310,17 @@ def _as_array(
     return temp.name
 
 
-def _reader(em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...]) -> Callable[[Index], Val]:
+def _reader(
+    em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...], transposed: bool = False
+) -> Callable[[Index], Val]:
+    """Reads of a temporary holding an array of ``dims`` (of its transpose: rank 2)."""
     t = temp.type
 
     def read(index: Index) -> Val:
-        offset = em.flat_index(index, dims)
+        if transposed:
+            offset = em.flat_index(index[::-1], dims[::-1])
+        else:
+            offset = em.flat_index(index, dims)
         return em.emit(f"{temp.name}_element", em.load(temp, offset), t, index=index)
 
     return read

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from numba.core.errors import NumbaError
@@ -229,16 +229,21 @@ def _body_results(
     em: KernelEmitter, instr: HloInstruction, body: HloComputation, shapes: list[Shape]
 ) -> list[str | KernelArg | WindowUpdate | None]:
     """Every new state element: a value for scalars, a filled temporary for arrays, a window
-    for in-place updates (None for the elements the body passes through unchanged)."""
+    for in-place updates (None for the elements the body passes through unchanged). The
+    temporaries of one shape are filled in one loop nest (``while_arrays.fill``)."""
     root = body.root
+    loop = em.current
     results: list[str | KernelArg | WindowUpdate | None] = []
+    jobs: list[tuple[tuple[int, ...], while_arrays.Store]] = []
     for k, shape in enumerate(shapes):
         if _unchanged(body, k, instr.shape.is_tuple):
             results.append(None)
             continue
         dus = while_arrays.window_update_of(body, k, instr.shape.is_tuple)
         if dus is not None:
-            results.append(while_arrays.window_update(em, em.current, dus, f"next{k}"))
+            window, store = while_arrays.window_update(em, loop, dus, f"next{k}")
+            results.append(window)
+            jobs.append((window.sizes, store))
             continue
         if not shape.dims:
             if instr.shape.is_tuple:
@@ -248,15 +253,32 @@ def _body_results(
             results.append(numba_types.ctor(shape.element_type) + f"({value.text})")
             continue
         temp = em.scratch(f"next{k}", shape.element_type, math.prod(shape.dims))
-        with em.output_loops(shape.dims, False, "j") as index:
-            if instr.shape.is_tuple:
-                value = data_movement.tuple_element(em, root, k, index)
-            else:
-                value = em.scalar(root, index)
-            offset = em.flat_index(index, shape.dims)
-            em.emit_in(em.current, em.store_text(temp, offset, value.text))
+        store = _store_element(em, root, k, instr.shape.is_tuple, temp, shape.dims)
+        jobs.append((tuple(shape.dims), store))
         results.append(temp)
+    while_arrays.fill(em, loop, jobs)
     return results
+
+
+def _store_element(
+    em: KernelEmitter,
+    root: HloInstruction,
+    k: int,
+    is_tuple: bool,
+    temp: KernelArg,
+    dims: Sequence[int],
+) -> while_arrays.Store:
+    """The store of new state element ``k`` (the body's root, or its element ``k``) of
+    ``dims`` into ``temp``."""
+
+    def store(index: Index) -> None:
+        if is_tuple:
+            value = data_movement.tuple_element(em, root, k, index)
+        else:
+            value = em.scalar(root, index)
+        em.emit_in(em.current, em.store_text(temp, em.flat_index(index, dims), value.text))
+
+    return store
 
 
 def _unchanged(body: HloComputation, k: int, is_tuple: bool) -> bool:
