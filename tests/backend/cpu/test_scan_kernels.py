@@ -115,6 +115,10 @@ CASES = [
     (np.bool_, "and", True),
     (np.bool_, "add", False),
     (np.bool_, "maximum", False),
+    # Inits that are no identity but idempotent: reversed scans combine them at both ends.
+    (np.int32, "maximum", 5),
+    (np.float32, "minimum", 0.5),
+    (np.uint16, "and", 0x0F0F),
 ]
 FLOAT_REASSOCIATED = {"add", "multiply"}
 
@@ -318,3 +322,43 @@ def test_scan_of_a_parsed_module_reports_its_kernel():
     assert "row scan" in exe.report()
     (got,) = exe(x, np.float32(0))
     assert got.tolist() == [0, 1, 3, 6, 10, 15]
+
+
+@pytest.mark.parametrize("t", ["f32", "f64", "bf16"])
+def test_scans_flush_denormals_as_the_interpreter(t):
+    """Under flush_denormals every reducer step reads subnormals as zeros and flushes its
+    result, in the kernel as in the interpreter (sums, maxima, logaddexp)."""
+    dtype = {"f32": np.float32, "f64": np.float64, "bf16": BF16}[t]
+    tiny = float(np.finfo(np.float32 if t == "bf16" else dtype).tiny)
+    rng = np.random.default_rng(8)
+    x = (rng.integers(-3, 4, (3, 16)) * tiny / 8).astype(dtype)  # subnormals and zeros
+    x[0, :4] = [1.0, tiny / 2, -2.0, 3 * tiny]
+    window = window_text(cum_window((3, 16), 1, False))
+    reverse = window_text(cum_window((3, 16), 0, True))
+    text = f"""HloModule f
+add {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT c = {t}[] add(a, b)
+}}
+max {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  ROOT c = {t}[] maximum(a, b)
+}}
+ENTRY e {{
+  x = {t}[3,16] parameter(0)
+  zero = {t}[] constant(0)
+  lo = {t}[] constant(-inf)
+  sums = {t}[3,16] reduce-window(x, zero), window={window}, to_apply=add
+  maxs = {t}[3,16] reduce-window(x, lo), window={reverse}, to_apply=max
+  ROOT t = ({t}[3,16], {t}[3,16]) tuple(sums, maxs)
+}}"""
+    module = xlapy.load(text)
+    want = xlapy.run(module, x, flush_denormals=True)
+    exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
+    assert len(scan_lines(exe)) == 2, exe.report()
+    for g, w in zip(exe(x), want, strict=True):
+        assert_same(np.asarray(g), np.asarray(w))
+    plain = xlapy.run(module, x)
+    assert np.asarray(plain[0]).tobytes() != np.asarray(want[0]).tobytes()
