@@ -47,7 +47,18 @@ def default_pipeline(*, verify: bool = False) -> Pipeline:
     return Pipeline(passes, verify=verify)
 
 
-PIPELINES: dict[str, Callable[..., Pipeline]] = {"default": default_pipeline}
+def spmd_pipeline(*, verify: bool = False) -> Pipeline:
+    """Sharding propagation and SPMD partitioning (``xlapy.sharding.spmd_pipeline``): a
+    global-view program becomes the per-device program."""
+    from xlapy.sharding.spmd_pipeline import spmd_pipeline as pipeline
+
+    return pipeline(verify=verify)
+
+
+PIPELINES: dict[str, Callable[..., Pipeline]] = {
+    "default": default_pipeline,
+    "spmd": spmd_pipeline,
+}
 """Pipelines by name (``xlapy opt --pipeline=NAME``)."""
 
 

@@ -151,15 +151,21 @@ def parse_mesh_groups(text: str, pos: int, error: ErrorAt) -> tuple[MeshAxesRepl
 
 
 def _device_ids(s: _Scanner) -> tuple[int, ...]:
-    """A comma list of ids (optionally in brackets) or an iota ``[dims]<=[reshape]T(perm)``,
-    flattened in mesh order."""
+    """A comma list of ids (optionally in brackets), an iota ``[dims]<=[reshape]T(perm)``, or
+    the short iota ``[reshape]T(perm)`` (XLA's form when the dims are the mesh's), flattened
+    in mesh order."""
     if not s.accept("["):
         return _plain(s)
     first = s.ints("]", "device id")
-    if not s.accept("<="):
+    s.skip()
+    if s.text.startswith("T(", s.pos):
+        reshape = first
+        first = [math.prod(reshape)]
+    elif not s.accept("<="):
         return tuple(first)
-    s.expect("[", "after '<='")
-    reshape = s.ints("]", "iota dimension")
+    else:
+        s.expect("[", "after '<='")
+        reshape = s.ints("]", "iota dimension")
     perm = list(range(len(reshape)))
     if s.accept("T"):
         s.expect("(", "after T")

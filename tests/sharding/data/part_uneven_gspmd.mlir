@@ -1,0 +1,39 @@
+module @jit_f attributes {mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<12x6xf32> {mhlo.sharding = "{devices=[4,1]<=[4]}"}, %arg1: tensor<6x7xf32> {mhlo.sharding = "{replicated}"}) -> (tensor<10x6xf32> {jax.result_info = "result[0]", mhlo.sharding = "{replicated}"}, tensor<6xf32> {jax.result_info = "result[1]", mhlo.sharding = "{replicated}"}, tensor<6xf32> {jax.result_info = "result[2]", mhlo.sharding = "{replicated}"}, tensor<7xf32> {jax.result_info = "result[3]", mhlo.sharding = "{replicated}"}, tensor<6xi32> {jax.result_info = "result[4]", mhlo.sharding = "{replicated}"}) {
+    %0 = stablehlo.slice %arg0 [0:10, 0:6] : (tensor<12x6xf32>) -> tensor<10x6xf32>
+    %1 = stablehlo.custom_call @Sharding(%0) {backend_config = "", mhlo.sharding = "{devices=[4,1]<=[4]}"} : (tensor<10x6xf32>) -> tensor<10x6xf32>
+    %2 = stablehlo.exponential %1 : tensor<10x6xf32>
+    %cst = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %3 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<10x6xf32>
+    %4 = stablehlo.multiply %2, %3 : tensor<10x6xf32>
+    %5 = stablehlo.dot_general %4, %arg1, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<10x6xf32>, tensor<6x7xf32>) -> tensor<10x7xf32>
+    %6 = stablehlo.custom_call @Sharding(%5) {backend_config = "", mhlo.sharding = "{devices=[4,1]<=[4]}"} : (tensor<10x7xf32>) -> tensor<10x7xf32>
+    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %7 = stablehlo.reduce(%4 init: %cst_0) applies stablehlo.add across dimensions = [0] : (tensor<10x6xf32>, tensor<f32>) -> tensor<6xf32>
+    %cst_1 = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %8 = stablehlo.reduce(%4 init: %cst_1) applies stablehlo.maximum across dimensions = [0] : (tensor<10x6xf32>, tensor<f32>) -> tensor<6xf32>
+    %cst_2 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %9 = stablehlo.reduce(%6 init: %cst_2) applies stablehlo.add across dimensions = [0] : (tensor<10x7xf32>, tensor<f32>) -> tensor<7xf32>
+    %10 = call @argmax(%4) : (tensor<10x6xf32>) -> tensor<6xi32>
+    return %4, %7, %8, %9, %10 : tensor<10x6xf32>, tensor<6xf32>, tensor<6xf32>, tensor<7xf32>, tensor<6xi32>
+  }
+  func.func private @argmax(%arg0: tensor<10x6xf32>) -> tensor<6xi32> {
+    %0 = stablehlo.iota dim = 0 : tensor<10x6xi32>
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
+    %c = stablehlo.constant dense<0> : tensor<i32>
+    %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [0] : (tensor<10x6xf32>, tensor<10x6xi32>, tensor<f32>, tensor<i32>) -> (tensor<6xf32>, tensor<6xi32>)
+     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
+      %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %4 = stablehlo.or %2, %3 : tensor<i1>
+      %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+      %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      %7 = stablehlo.and %5, %6 : tensor<i1>
+      %8 = stablehlo.or %4, %7 : tensor<i1>
+      %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
+      %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
+      stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
+    }
+    return %1#1 : tensor<6xi32>
+  }
+}

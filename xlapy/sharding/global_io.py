@@ -1,0 +1,128 @@
+"""Global arrays <-> per-device pieces of a partitioned module.
+
+``split`` cuts a global array into the piece each device holds under a sharding (XLA's
+``TileOffsetForDevice``/``TileShape`` rule: ``ceil(N / t)`` elements per tile, the last
+pieces padded with zeros to that size); ``assemble`` puts the pieces of a result back
+together, dropping the padding (from the first device holding each tile).
+
+``GlobalSignature`` records what the partitioner changed: the global shapes and shardings of
+the entry's parameters and results, so a per-device run can take and return global arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from xlapy.errors import InvalidArgument
+from xlapy.ir.module import HloModule
+from xlapy.shape import Shape
+from xlapy.sharding.hlo_sharding import HloSharding
+from xlapy.sharding.partitioner_tiling import Tiling
+
+
+def _tiling(sharding: HloSharding | None, rank: int, num_devices: int, what: str) -> Tiling:
+    if sharding is None:
+        return Tiling.replicated(rank, num_devices)
+    return Tiling.from_sharding(sharding, rank, num_devices, what)
+
+
+def split(value: np.ndarray, tiling: Tiling) -> list[np.ndarray]:
+    """The piece of ``value`` each device holds, one per device id."""
+    value = np.asarray(value)
+    shard = tiling.shard_dims(value.shape)
+    pieces = []
+    for d in range(tiling.num_devices):
+        index = tiling.index[d][: value.ndim]
+        cut = tuple(slice(int(k) * c, int(k) * c + c) for k, c in zip(index, shard, strict=True))
+        piece = value[cut]
+        if piece.shape != shard:
+            pad = [(0, c - n) for c, n in zip(shard, piece.shape, strict=True)]
+            piece = np.pad(piece, pad)
+        pieces.append(np.ascontiguousarray(piece))
+    return pieces
+
+
+def assemble(pieces: Sequence[np.ndarray], dims: Sequence[int], tiling: Tiling) -> np.ndarray:
+    """The global array of ``dims`` whose per-device pieces are ``pieces``."""
+    first = np.asarray(pieces[0])
+    out = np.empty(tuple(dims), first.dtype)
+    shard = tiling.shard_dims(dims)
+    for position in np.ndindex(tiling.devices.shape[:-1]):
+        device = int(tiling.devices[(*position, 0)])
+        cut = tuple(slice(int(k) * c, min(int(n), int(k) * c + c))
+                    for k, c, n in zip(position, shard, dims, strict=True))  # fmt: skip
+        sizes = tuple(s.stop - s.start for s in cut)
+        if all(n > 0 for n in sizes):
+            out[cut] = np.asarray(pieces[device])[tuple(slice(0, n) for n in sizes)]
+    return out
+
+
+@dataclass(frozen=True)
+class GlobalSignature:
+    """The global view of a partitioned entry: per parameter and per result leaf (tuples
+    flattened), its global shape and tiling."""
+
+    num_devices: int
+    params: tuple[tuple[Shape, Tiling | None], ...]
+    results: tuple[tuple[Shape, Tiling | None], ...]
+
+    @staticmethod
+    def of(global_module: HloModule, spmd: HloModule) -> GlobalSignature:
+        """From the global module (shapes) and the partitioned one (shardings of its entry
+        parameters and root, as the partitioner sets them)."""
+        n = spmd.config.num_partitions
+        params = []
+        for g, p in zip(global_module.entry.parameters, spmd.entry.parameters, strict=True):
+            params.extend(_leaves(g.shape, p.sharding, n, p.name))
+        root = spmd.entry.root
+        results = _leaves(global_module.entry.root.shape, root.sharding, n, root.name)
+        return GlobalSignature(n, tuple(params), tuple(results))
+
+    def split_arguments(self, args: Sequence[Any]) -> list[list[np.ndarray] | None]:
+        """Per parameter: one piece per device (None for a token)."""
+        if len(args) != len(self.params):
+            raise InvalidArgument(
+                f"the program takes {len(self.params)} global arguments; got {len(args)}"
+            )
+        out: list[list[np.ndarray] | None] = []
+        for i, (arg, (shape, tiling)) in enumerate(zip(args, self.params, strict=True)):
+            if tiling is None:
+                out.append(None)
+                continue
+            value = np.asarray(arg)
+            if value.shape != tuple(shape.dims):
+                raise InvalidArgument(
+                    f"global argument {i} has shape {value.shape}; the program takes "
+                    f"{shape.to_hlo(layout=False)}"
+                )
+            out.append(split(value, tiling))
+        return out
+
+    def assemble_results(self, per_device: Sequence[Sequence[Any]]) -> list[Any]:
+        """The global results from each device's flat result list."""
+        out = []
+        for j, (shape, tiling) in enumerate(self.results):
+            if tiling is None:
+                out.append(per_device[0][j])
+                continue
+            out.append(assemble([outs[j] for outs in per_device], shape.dims, tiling))
+        return out
+
+
+def _leaves(shape: Shape, sharding: HloSharding | None, n: int,
+            what: str) -> list[tuple[Shape, Tiling | None]]:  # fmt: skip
+    if shape.is_tuple:
+        leaves = list(shape.leaves())
+        shardings = sharding.leaf_shardings(shape) if sharding is not None else [None] * len(leaves)
+        return [
+            pair
+            for k, (s, h) in enumerate(zip(leaves, shardings, strict=True))
+            for pair in _leaves(s, h, n, f"{what}[{k}]")
+        ]
+    if not shape.is_array:
+        return [(shape, None)]
+    return [(shape, _tiling(sharding, shape.rank, n, what))]

@@ -1,0 +1,442 @@
+"""Partitioning handlers for elementwise, shape, reduction, sort, window and convolution ops
+(dot: ``partitioner_dot.py``; control flow: ``partitioner_control.py``).
+
+Each handler takes the instruction of the global program, reshards its operands to what a
+local computation needs and returns the per-device result with its tiling; the visitor then
+reshards that to the instruction's own sharding. The rules are XLA's where XLA has a cheap
+one (elementwise ops follow their result, reductions over a tiled dim all-reduce partial
+results with padding masked to the reducer's identity, reshapes keep tiles of dims that stay
+major in their group); a dim an op must see whole (sorted, sliced, padded, windowed, reversed,
+concatenated) is all-gathered first, as XLA does when it has nothing better.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from xlapy.ir import attrs as A
+from xlapy.ir.instruction import HloInstruction
+from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import REGISTRY, Trait
+from xlapy.shape import Shape
+from xlapy.sharding.partitioner import (
+    HANDLERS,
+    ComputationPartitioner,
+    PValue,
+    replicated_fallback,
+)
+from xlapy.sharding.partitioner_tiling import Tiling
+from xlapy.sharding.reshard import mask_padding
+
+
+def handles(*opcodes: Opcode):
+    def register(fn):
+        for opcode in opcodes:
+            HANDLERS[opcode] = fn
+        return fn
+
+    return register
+
+
+def derive(t: Tiling, mapping: Sequence[int | None]) -> Tiling:
+    """A tiling of rank ``len(mapping)``: new dim k takes ``t``'s tile axis ``mapping[k]``
+    (one tile when None); ``t``'s other axes join the replication dim."""
+    used = [m for m in mapping if m is not None]
+    rest = [a for a in range(t.rank + 1) if a not in used]
+    moved = np.transpose(t.devices, used + rest)
+    tiles = [1 if m is None else t.tiles[m] for m in mapping]
+    return Tiling(moved.reshape([*tiles, -1]))
+
+
+def rebuild(p: ComputationPartitioner, instr: HloInstruction, operands: Sequence[HloInstruction],
+            shape: Shape | None = None, **changes: object) -> HloInstruction:  # fmt: skip
+    """``instr``'s op over per-device ``operands`` (attributes changed by ``changes``)."""
+    attrs = {spec.name: instr.attrs[spec.name] for spec in instr.opdef.attrs}
+    attrs.update(changes)
+    new = p.b.comp.make_instruction(instr.opcode, operands, attrs, shape=shape, name=instr.name)
+    new.metadata = instr.metadata
+    return p.b.comp.add_instruction(new)
+
+
+def tiling_of(v: PValue) -> Tiling:
+    assert isinstance(v.tiling, Tiling), v
+    return v.tiling
+
+
+def gather_dims(t: Tiling, dims: Sequence[int]) -> Tiling:
+    """``t`` with ``dims`` whole on every device."""
+    tiled = [d for d in dims if t.tiles[d] > 1]
+    return t.gathered(tiled) if tiled else t
+
+
+def local_dims(shape: Shape, t: Tiling) -> tuple[int, ...]:
+    return t.shard_dims(shape.dims)
+
+
+# ---- elementwise ---------------------------------------------------------------------------
+def _most_tiled(values: Sequence[PValue]) -> Tiling:
+    tilings = [tiling_of(v) for v in values if v.shape.rank > 0]
+    if not tilings:
+        return tiling_of(values[0])
+    return max(tilings, key=lambda t: math.prod(t.tiles))
+
+
+def elementwise(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Operands resharded to the result's tiling (the most tiled operand's without one)."""
+    values = [p.value(o) for o in instr.operands]
+    target = p.target(instr)
+    tiling = target if isinstance(target, Tiling) else _most_tiled(values)
+    operands = [
+        v.instr if v.shape.rank != instr.shape.rank else p.resharded(v, tiling).instr
+        for v in values
+    ]
+    shape = Shape(instr.shape.element_type, tiling.shard_dims(instr.shape.dims))
+    return PValue(rebuild(p, instr, operands, shape=shape), instr.shape, tiling)
+
+
+for _op, _def in REGISTRY.items():
+    if Trait.ELEMENTWISE in _def.traits and Trait.COLLECTIVE not in _def.traits:
+        HANDLERS[_op] = elementwise
+
+
+@handles(Opcode.BITCAST_CONVERT)
+def bitcast_convert(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    if instr.shape.rank == instr.operands[0].shape.rank:
+        return elementwise(p, instr)
+    return replicated_fallback(p, instr)
+
+
+# ---- structure -----------------------------------------------------------------------------
+@handles(Opcode.TUPLE)
+def tuple_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    values = [p.value(o) for o in instr.operands]
+    new = p.b.add(Opcode.TUPLE, [v.instr for v in values])
+    return PValue(new, instr.shape, tuple(v.tiling for v in values))
+
+
+@handles(Opcode.GET_TUPLE_ELEMENT)
+def get_tuple_element(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    v = p.value(instr.operands[0])
+    k = instr.attrs.index
+    if v.instr.opcode is Opcode.TUPLE:
+        element = v.instr.operands[k]
+    else:
+        element = p.b.add(Opcode.GET_TUPLE_ELEMENT, [v.instr], {"index": k})
+    assert isinstance(v.tiling, tuple)
+    return PValue(element, instr.shape, v.tiling[k])
+
+
+@handles(Opcode.OPTIMIZATION_BARRIER)
+def optimization_barrier(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    v = p.value(instr.operands[0])
+    new = p.b.comp.add_instruction(HloInstruction(Opcode.OPTIMIZATION_BARRIER, v.instr.shape,
+                                                  [v.instr], name=instr.name))  # fmt: skip
+    return PValue(new, instr.shape, v.tiling)
+
+
+SHARDING_CALLS = ("Sharding", "xla.sdy.FuncResultSharding", "xla.sdy.ShardingConstraint",
+                  "SdyShardingConstraint", "xla.sdy.GlobalToLocalShape")  # fmt: skip
+
+
+@handles(Opcode.CUSTOM_CALL)
+def custom_call(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """``Sharding`` (and Shardy's sharding custom calls) reshard their operand to their own
+    sharding (the visitor does it); other custom calls run on replicated operands."""
+    target = instr.attrs.custom_call_target
+    if target in ("SPMDFullToShardShape", "SPMDShardToFullShape"):
+        from xlapy.errors import Unimplemented
+
+        raise Unimplemented(
+            f"spmd-partitioning: custom-call {instr.name} ({target}) enters or leaves a manual "
+            "(shard_map) region, which the partitioner does not handle yet"
+        )
+    if target in SHARDING_CALLS and len(instr.operands) == 1:
+        return p.value(instr.operands[0])
+    return replicated_fallback(p, instr)
+
+
+# ---- creation --------------------------------------------------------------------------------
+@handles(Opcode.CONSTANT)
+def constant(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    new = p.b.add(Opcode.CONSTANT, [], {"literal": instr.attrs.literal})
+    return PValue(new, instr.shape, p.replicated(instr.shape))
+
+
+@handles(Opcode.IOTA)
+def iota(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """A local iota plus this device's offset along the iota dimension."""
+    target = p.target(instr)
+    t = target if isinstance(target, Tiling) else p.replicated(instr.shape)
+    assert isinstance(t, Tiling)
+    dim = instr.attrs.iota_dimension
+    dims = t.shard_dims(instr.shape.dims)
+    local = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
+                    shape=Shape(instr.shape.element_type, dims))  # fmt: skip
+    if t.tiles[dim] > 1:
+        offsets = [int(k) * dims[dim] for k in t.index[:, dim]]
+        offset = p.b.add(Opcode.CONVERT, [p.b.table(offsets)],
+                         shape=Shape.scalar(instr.shape.element_type))  # fmt: skip
+        local = p.b.add(Opcode.ADD, [local, p.b.scalar_like(offset, dims)])
+    return PValue(local, instr.shape, t)
+
+
+# ---- shape ops -------------------------------------------------------------------------------
+@handles(Opcode.BROADCAST)
+def broadcast(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    v = p.value(instr.operands[0])
+    dims = list(instr.attrs.dimensions)
+    target = p.target(instr)
+    if isinstance(target, Tiling):
+        t = target
+    else:
+        inverse = {d: k for k, d in enumerate(dims)}
+        t = derive(tiling_of(v), [inverse.get(r) for r in range(instr.shape.rank)])
+    operand = p.resharded(v, derive(t, dims)).instr
+    shape = Shape(instr.shape.element_type, t.shard_dims(instr.shape.dims))
+    return PValue(rebuild(p, instr, [operand], shape=shape), instr.shape, t)
+
+
+@handles(Opcode.TRANSPOSE)
+def transpose(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    v = p.value(instr.operands[0])
+    perm = list(instr.attrs.dimensions)
+    inverse = [perm.index(j) for j in range(len(perm))]
+    target = p.target(instr)
+    t = target if isinstance(target, Tiling) else derive(tiling_of(v), perm)
+    operand = p.resharded(v, derive(t, inverse)).instr
+    return PValue(rebuild(p, instr, [operand]), instr.shape, t)
+
+
+def reshape_blocks(a: Sequence[int], b: Sequence[int]) -> list[tuple[list[int], list[int]]] | None:
+    """Groups of operand and result dims with equal products (None with zero-size dims)."""
+    if 0 in a or 0 in b:
+        return None
+    blocks: list[tuple[list[int], list[int]]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        bi, bj, pa, pb = [i], [j], a[i], b[j]
+        i, j = i + 1, j + 1
+        while pa != pb:
+            if pa < pb:
+                bi.append(i)
+                pa *= a[i]
+                i += 1
+            else:
+                bj.append(j)
+                pb *= b[j]
+                j += 1
+        blocks.append((bi, bj))
+    if blocks:
+        blocks[-1][0].extend(range(i, len(a)))
+        blocks[-1][1].extend(range(j, len(b)))
+    return blocks
+
+
+def _major(block: list[int], dims: Sequence[int]) -> int:
+    return next((d for d in block if dims[d] > 1), block[0])
+
+
+def _carry_tiling(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
+                  blocks: list[tuple[list[int], list[int]]]) -> Tiling | None:  # fmt: skip
+    """The tiling of the reshaped value when only each block's major dim is tiled, evenly
+    (None otherwise); ``blocks`` pair source and destination dims."""
+    tiles = [1] * len(dst_dims)
+    for src_block, dst_block in blocks:
+        src_major, dst_major = _major(src_block, src_dims), _major(dst_block, dst_dims)
+        for d in src_block:
+            k = t.tiles[d]
+            if k > 1 and (d != src_major or src_dims[d] % k or dst_dims[dst_major] % k):
+                return None
+        tiles[dst_major] = t.tiles[src_major]
+    return Tiling(t.devices.reshape([*tiles, t.rep]))
+
+
+@handles(Opcode.RESHAPE)
+def reshape(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Local when only the major dim of each group of merged/split dims is tiled (evenly);
+    otherwise computed replicated."""
+    v = p.value(instr.operands[0])
+    src, dst = list(v.shape.dims), list(instr.shape.dims)
+    blocks = reshape_blocks(src, dst)
+    target = p.target(instr)
+    if blocks is not None:
+        if isinstance(target, Tiling):
+            back = [(bj, bi) for bi, bj in blocks]
+            operand_t = _carry_tiling(target, dst, src, back)
+            t = target
+        else:
+            operand_t = tiling_of(v)
+            t = _carry_tiling(operand_t, src, dst, blocks)
+        if operand_t is not None and t is not None:
+            operand = p.resharded(v, operand_t).instr
+            shape = Shape(instr.shape.element_type, t.shard_dims(dst))
+            return PValue(p.b.reshape(operand, shape.dims), instr.shape, t)
+    return replicated_fallback(p, instr)
+
+
+def _whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Sequence[int],
+                   local_attrs: dict[str, object] | None = None,
+                   n_data: int = 1) -> PValue:  # fmt: skip
+    """An op that must see data dims ``whole`` entirely: its first ``n_data`` operands are
+    gathered there (others replicated scalars) and it runs locally; ``local_attrs`` is a
+    function of the local operand dims."""
+    t = gather_dims(tiling_of(p.value(instr.operands[0])), whole)
+    operands = []
+    for i, o in enumerate(instr.operands):
+        operands.append(p.operand(instr, i, t if i < n_data else p.replicated(o.shape)))
+    changes = local_attrs(operands[0].shape.dims, t) if callable(local_attrs) else {}
+    result_t = t if instr.shape.is_array else tuple(t for _ in instr.shape.tuple_shapes)
+    return PValue(rebuild(p, instr, operands, **changes), instr.shape, result_t)
+
+
+@handles(Opcode.SLICE)
+def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    spec = instr.attrs.slice
+    dims = instr.operands[0].shape.dims
+    cut = [i for i, d in enumerate(spec.dimensions)
+           if (d.start, d.limit, d.stride) != (0, dims[i], 1)]  # fmt: skip
+
+    def local(local_dims: Sequence[int], t: Tiling) -> dict[str, object]:
+        parts = tuple(d if i in cut else A.SliceDimension(0, local_dims[i], 1)
+                      for i, d in enumerate(spec.dimensions))  # fmt: skip
+        return {"slice": A.SliceSpec(parts)}
+
+    return _whole_dims_op(p, instr, cut, local)
+
+
+@handles(Opcode.PAD)
+def pad(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    config = instr.attrs.padding
+    padded = [
+        i for i, d in enumerate(config.dimensions) if (d.low, d.high, d.interior) != (0, 0, 0)
+    ]
+    return _whole_dims_op(p, instr, padded)
+
+
+@handles(Opcode.REVERSE)
+def reverse(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    return _whole_dims_op(p, instr, list(instr.attrs.dimensions))
+
+
+@handles(Opcode.CONCATENATE)
+def concatenate(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    return _whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
+
+
+@handles(Opcode.DYNAMIC_SLICE)
+def dynamic_slice(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    sizes = instr.attrs.dynamic_slice_sizes
+    dims = instr.operands[0].shape.dims
+    cut = [i for i, n in enumerate(sizes) if n != dims[i]]
+
+    def local(local_dims: Sequence[int], t: Tiling) -> dict[str, object]:
+        return {"dynamic_slice_sizes": tuple(
+            sizes[i] if i in cut else local_dims[i] for i in range(len(sizes)))}  # fmt: skip
+
+    return _whole_dims_op(p, instr, cut, local)
+
+
+@handles(Opcode.DYNAMIC_UPDATE_SLICE)
+def dynamic_update_slice(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    dims = instr.operands[0].shape.dims
+    update = instr.operands[1].shape.dims
+    cut = [i for i in range(len(dims)) if update[i] != dims[i]]
+    return _whole_dims_op(p, instr, cut, n_data=2)
+
+
+@handles(Opcode.SORT)
+def sort(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Sorted along a gathered dim (XLA does the same when the dim is tiled)."""
+    return _whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
+
+
+@handles(Opcode.REDUCE_WINDOW)
+def reduce_window(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Windowed dims gathered whole; other dims stay tiled."""
+    n = len(instr.operands) // 2
+    windowed = [i for i, w in enumerate(instr.attrs.window.dimensions)
+                if w != A.WindowDimension(1)]  # fmt: skip
+    return _whole_dims_op(p, instr, windowed, n_data=n)
+
+
+# ---- reductions ------------------------------------------------------------------------------
+_IDENTITY = {
+    Opcode.ADD: lambda dt: 0,
+    Opcode.OR: lambda dt: 0,
+    Opcode.MULTIPLY: lambda dt: 1,
+    Opcode.AND: lambda dt: -1 if np.issubdtype(dt, np.signedinteger) else (
+        np.iinfo(dt).max if np.issubdtype(dt, np.integer) else True),
+    Opcode.MAXIMUM: lambda dt: -np.inf if np.issubdtype(dt, np.floating) else (
+        False if dt == np.bool_ else np.iinfo(dt).min),
+    Opcode.MINIMUM: lambda dt: np.inf if np.issubdtype(dt, np.floating) else (
+        True if dt == np.bool_ else np.iinfo(dt).max),
+}  # fmt: skip
+
+
+def reducer_with_identity(instr: HloInstruction) -> bool:
+    """True when ``instr`` (a one-input reduce) applies a single associative op to its two
+    parameters and its init value is that op's identity, so that partial results may be
+    combined by an all-reduce with the same computation."""
+    comp = instr.attrs.to_apply
+    root = comp.root
+    init = instr.operands[1]
+    if root.opcode not in _IDENTITY or init.opcode is not Opcode.CONSTANT:
+        return False
+    if {o.opcode for o in root.operands} != {Opcode.PARAMETER} or len(comp.instructions) != 3:
+        return False
+    value = np.asarray(init.attrs.literal.value)
+    dt = value.dtype
+    try:
+        identity = np.asarray(_IDENTITY[root.opcode](dt)).astype(dt)
+    except (TypeError, ValueError):
+        return False
+    return bool(np.array_equal(value, identity, equal_nan=False))
+
+
+@handles(Opcode.REDUCE)
+def reduce(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Local reduce of each device's piece, padding masked to the identity, then an
+    all-reduce over the devices that split the reduced dims; variadic reduces (argmax) and
+    reducers without a known identity see the reduced dims whole."""
+    n = len(instr.operands) // 2
+    reduced = list(instr.attrs.dimensions)
+    t = tiling_of(p.value(instr.operands[0]))
+    tiled = [d for d in reduced if t.tiles[d] > 1]
+    if tiled and (n > 1 or not reducer_with_identity(instr)):
+        t = t.gathered(tiled)
+        tiled = []
+    inputs = [p.operand(instr, i, t) for i in range(n)]
+    inits = [p.operand(instr, n + i, p.replicated(instr.operands[n + i].shape)) for i in range(n)]
+    if tiled:
+        dims = instr.operands[0].shape.dims
+        inputs = [mask_padding(p.b, x, dims, t, tiled, inits[0]) for x in inputs]
+    new = rebuild(p, instr, inputs + inits)
+    kept = [d for d in range(t.rank) if d not in reduced]
+    result_t = derive(t, kept)
+    if tiled:
+        new = p.b.all_reduce(new, instr.attrs.to_apply, t.groups_along(tiled))
+    if n > 1:
+        return PValue(new, instr.shape, tuple(result_t for _ in range(n)))
+    return PValue(new, instr.shape, result_t)
+
+
+# ---- convolution ---------------------------------------------------------------------------
+@handles(Opcode.CONVOLUTION)
+def convolution(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """The input keeps its batch tiling (other dims gathered), the kernel is replicated;
+    grouped convolutions run replicated."""
+    if instr.attrs.feature_group_count != 1 or instr.attrs.batch_group_count != 1:
+        return replicated_fallback(p, instr)
+    dn = instr.attrs.dim_labels
+    lhs = tiling_of(p.value(instr.operands[0]))
+    batch = dn.input_batch_dimension
+    lhs_t = derive(lhs, [batch if d == batch else None for d in range(lhs.rank)])
+    x = p.operand(instr, 0, lhs_t)
+    k = p.operand(instr, 1, p.replicated(instr.operands[1].shape))
+    out_rank = instr.shape.rank
+    out_t = derive(lhs_t, [batch if d == dn.output_batch_dimension else None
+                           for d in range(out_rank)])  # fmt: skip
+    return PValue(rebuild(p, instr, [x, k]), instr.shape, out_t)

@@ -1,0 +1,75 @@
+"""The ``spmd`` pipeline and the entry points that take global programs.
+
+``spmd_pipeline()`` = ``sharding-propagation`` (every instruction gets a sharding), then
+``spmd-partitioning`` (the per-device module), then dead-code elimination. ``xlapy opt FILE
+--pipeline=spmd`` prints its result; ``partition(module)`` returns a partitioned copy with the
+``GlobalSignature`` that splits global arguments and assembles global results;
+``is_global_program`` tells the front doors (``xlapy run``, ``xlapy.compile``) when to use it.
+"""
+
+from __future__ import annotations
+
+from xlapy.ir.clone import clone_module
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.ir.opdefs import Trait
+from xlapy.passes.dce import DeadCodeElimination
+from xlapy.passes.pass_manager import PASSES, Pass, Pipeline
+from xlapy.sharding.global_io import GlobalSignature
+from xlapy.sharding.partitioner import SpmdPartitioner
+
+
+def _propagation() -> list[Pass]:
+    """``sharding-propagation`` when it is registered (``xlapy.sharding.propagation``)."""
+    try:
+        import xlapy.sharding.propagation  # noqa: F401 - registers the pass
+    except ImportError:
+        return []
+    return [PASSES["sharding-propagation"]()] if "sharding-propagation" in PASSES else []
+
+
+def spmd_pipeline(*, verify: bool = False, num_partitions: int = 0) -> Pipeline:
+    """Propagation, partitioning over ``num_partitions`` (0: the module's), dead code."""
+    passes: list[Pass | Pipeline] = [
+        *_propagation(),
+        SpmdPartitioner(num_partitions),
+        DeadCodeElimination(),
+    ]
+    return Pipeline(passes, verify=verify)
+
+
+def _has_tiled_sharding(module: HloModule) -> bool:
+    for instr in module.instructions():
+        s = instr.sharding
+        if s is None:
+            continue
+        for leaf in s.tuple_elements or (s,):
+            if leaf.kind == "tiled" and not leaf.is_manual_subgroup:
+                return True
+    return False
+
+
+_DEVICE_OPS = {Opcode.PARTITION_ID, Opcode.REPLICA_ID}
+
+
+def is_global_program(module: HloModule) -> bool:
+    """True for a global-view program to partition: some value is tiled over devices, and
+    nothing says it is already per device (an entry named ``*_spmd`` or a scheduled module,
+    as XLA's partitioned modules are; collectives; ``partition-id``; manual shardings)."""
+    if module.entry.name.endswith("_spmd") or module.config.is_scheduled:
+        return False
+    for instr in module.instructions():
+        if Trait.COLLECTIVE in instr.opdef.traits or instr.opcode in _DEVICE_OPS:
+            return False
+        if instr.sharding is not None and instr.sharding.is_manual:
+            return False
+    return _has_tiled_sharding(module)
+
+
+def partition(
+    module: HloModule, num_partitions: int | None = None
+) -> tuple[HloModule, GlobalSignature]:
+    """A partitioned copy of the global ``module`` (never changed) and its signature."""
+    spmd = clone_module(module)
+    spmd_pipeline(num_partitions=num_partitions or 0).run(spmd)
+    return spmd, GlobalSignature.of(module, spmd)
