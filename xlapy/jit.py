@@ -83,6 +83,8 @@ class Jitted:
         static_argnames: tuple[str, ...],
         donate_argnums: tuple[int, ...],
         compare: bool,
+        in_shardings: Any = None,
+        out_shardings: Any = None,
     ) -> None:
         if platform not in PLATFORMS:
             raise InvalidArgument(
@@ -95,6 +97,8 @@ class Jitted:
         self.static_argnames = static_argnames
         self.donate_argnums = donate_argnums
         self.compare = compare
+        self.in_shardings = in_shardings
+        self.out_shardings = out_shardings
         self.last_comparison: list[OutputDifference] = []
         self._cache: dict[Hashable, _Compiled] = {}
         self._lock = threading.Lock()
@@ -106,14 +110,24 @@ class Jitted:
         return f"<xlapy.jit of {self.__name__} on {self.platform}>"
 
     # ---- lowering ---------------------------------------------------------------------
+    @property
+    def sharded(self) -> bool:
+        return self.in_shardings is not None or self.out_shardings is not None
+
     def _jax_jit(self) -> Any:
         jax = _jax()
+        shardings = {}
+        if self.in_shardings is not None:
+            shardings["in_shardings"] = self.in_shardings
+        if self.out_shardings is not None:
+            shardings["out_shardings"] = self.out_shardings
         return jax.jit(
             self.fn,
             static_argnums=self.static_argnums,
             static_argnames=self.static_argnames,
             donate_argnums=self.donate_argnums,
             keep_unused=True,  # the module then takes every leaf of the dynamic arguments
+            **shardings,
         )
 
     def _signature(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Hashable:
@@ -150,7 +164,11 @@ class Jitted:
             import xlapy
 
             lowered = self._jax_jit().lower(*args, **kwargs)
-            module = xlapy.load(lowered.as_text())
+            # With shardings, the global program (HLO text: shardings as XLA reads them) is
+            # partitioned by xlapy.compile; its executable takes and returns global arrays.
+            module = xlapy.load(
+                lowered.as_text(dialect="hlo") if self.sharded else lowered.as_text()
+            )
             executable = xlapy.compile(
                 module, platform=self.platform, flush_denormals=self.flush_denormals
             )
@@ -199,6 +217,8 @@ def jit(
     static_argnames: str | Sequence[str] = (),
     donate_argnums: int | Sequence[int] = (),
     compare: bool = False,
+    in_shardings: Any = None,
+    out_shardings: Any = None,
 ) -> Any:
     """Compiles ``fn`` with JAX's front end and runs it on xlapy (``@xlapy.jit`` or
     ``@xlapy.jit(platform="interpreter")``).
@@ -212,6 +232,10 @@ def jit(
         donate_argnums: passed to JAX's lowering (xlapy never mutates its inputs).
         compare: also run ``jax.jit(fn)`` on XLA:CPU and print the largest difference of
             each output to stderr (kept in ``.last_comparison``).
+        in_shardings, out_shardings: JAX shardings (``NamedSharding``s, pytrees of them), as
+            in ``jax.jit``: the program is then partitioned by xlapy over the mesh's devices
+            (``xlapy.sharding``) and run on as many xlapy devices; arguments and outputs stay
+            global arrays.
 
     Returns:
         A ``Jitted`` callable: outputs come back in ``fn``'s pytree structure as numpy arrays;
@@ -232,6 +256,8 @@ def jit(
             else tuple(static_argnames),
             donate_argnums=_ints(donate_argnums),
             compare=compare,
+            in_shardings=in_shardings,
+            out_shardings=out_shardings,
         )
 
     return wrap if fn is None else wrap(fn)

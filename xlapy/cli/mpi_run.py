@@ -5,7 +5,9 @@ runs; ranks may be given different ``--inputs`` files) and its own ``--infeed``,
 devices on ``xlapy.interpreter.mpi_runtime``, and either sends its results to rank 0, which
 writes ``--outputs`` (``outI.devD``; what the program's outfeed pushed goes to rank 0's
 ``--outfeed``, in rank order) or prints them, or writes them itself with
-``--outputs-per-rank DIR`` (``DIR/rank<r>.npz``, with ``outfeedI`` too). Errors are printed
+``--outputs-per-rank DIR`` (``DIR/rank<r>.npz``, with ``outfeedI`` too). A global-view
+program is partitioned on every rank; each reads the global ``argI`` and keeps its devices'
+pieces, and rank 0 assembles the global ``outJ`` (``xlapy.cli.global_run``). Errors are printed
 by every rank, prefixed with its number; a rank whose run ended without every rank's outcome
 known leaves at once (``os._exit``) so that the launcher ends the job instead of a hang.
 """
@@ -21,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from xlapy.cli.files import load_npz, save_npz
+from xlapy.cli.global_run import assemble_gathered, partitioned, write_or_print
 from xlapy.errors import InvalidArgument, XlaError
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.mpi_runtime import placement, world
@@ -28,6 +31,7 @@ from xlapy.interpreter.run import run
 from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
+from xlapy.sharding.spmd_pipeline import is_global_program
 
 
 def read_local_inputs(path: str | None, module: HloModule, devices: tuple[int, ...]) -> list[Any]:
@@ -78,10 +82,17 @@ def _run(args: argparse.Namespace, rank: int, size: int) -> int:
             "--reference-platform runs with --runtime local only; compare two --outputs files"
         )
     module = load(Path(args.file))
+    signature = None
+    if is_global_program(module):  # each rank splits the global inputs, keeps its pieces
+        module, signature, global_inputs = partitioned(args, module)
+        pieces = signature.split_arguments(global_inputs)
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     devices = placement(replicas * partitions, rank, size)
-    inputs = read_local_inputs(args.inputs, module, devices)
+    if signature is None:
+        inputs = read_local_inputs(args.inputs, module, devices)
+    else:
+        inputs = [None if p is None else [p[d] for d in devices] for p in pieces]
     infeed: list[Value] = []
     if args.infeed:
         data = load_npz(args.infeed, "--infeed")
@@ -122,6 +133,9 @@ def _run(args: argparse.Namespace, rank: int, size: int) -> int:
         everything = None if gathered is None else dict(gathered)
         feeds = world().gather(outfeed, args.timeout)
     if everything is None or feeds is None:
+        return 0
+    if signature is not None:
+        write_or_print(args, assemble_gathered(signature, everything))
         return 0
     if args.outfeed:
         _save(args.outfeed, "--outfeed", {f"outfeed{i}": v for i, v in enumerate(feeds)})

@@ -11,6 +11,10 @@ parameters' exact dtypes; token parameters need none). Results, tuples flattened
 to OUT.npz as ``out0, out1, ...``, or printed (``out0 = tensor<2xf32> {...}``) when no
 --outputs is given.
 
+A global-view program (values tiled over devices: what ``jax.jit`` with shardings lowers) is
+partitioned first: IN.npz holds the global arguments ``argI`` and OUT.npz gets the global
+results ``outJ`` (``xlapy.cli.global_run``); ``--partitions`` overrides the device count.
+
 SPMD programs run on R x P devices (default: the module's replica_count and num_partitions).
 An argument is either ``argI`` (the same on every device) or ``argI.devD`` for every device D
 (device = replica * P + partition); results are ``outI.devD``. ``--infeed`` holds the values the
@@ -46,6 +50,7 @@ import numpy as np
 
 from xlapy.backend.cpu.compare import compare
 from xlapy.cli.files import as_argument, load_npz, save_npz
+from xlapy.cli.global_run import run_global
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.run import run
@@ -54,6 +59,7 @@ from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
 from xlapy.profiling import Profile
+from xlapy.sharding.spmd_pipeline import is_global_program
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -215,6 +221,8 @@ def main(args: argparse.Namespace) -> int:
     if args.outputs_per_rank:
         raise InvalidArgument("--outputs-per-rank needs --runtime mpi")
     module = load(Path(args.file))
+    if is_global_program(module):
+        return run_global(args, module)
     replicas = args.replicas or module.config.replica_count
     partitions = args.partitions or module.config.num_partitions
     devices = replicas * partitions
@@ -270,10 +278,10 @@ def main(args: argparse.Namespace) -> int:
         profile.write_trace(args.trace)
     if reference is None:
         return 0
-    return _print_differences(per_device, [reference] if devices == 1 else reference, args)
+    return print_differences(per_device, [reference] if devices == 1 else reference, args)
 
 
-def _print_differences(
+def print_differences(
     results: list[list[Value]], reference: list[list[Value]], args: argparse.Namespace
 ) -> int:
     """Prints ``outI[.devD] TYPE: difference`` per output; 1 when a non-float output (or a

@@ -126,3 +126,40 @@ def _leaves(shape: Shape, sharding: HloSharding | None, n: int,
     if not shape.is_array:
         return [(shape, None)]
     return [(shape, _tiling(sharding, shape.rank, n, what))]
+
+
+class GlobalExecutable:
+    """``xlapy.compile`` of a global-view program: called with the global arguments, it
+    splits them over the partitions, runs the per-device executable on every device and
+    returns the global results (tuples flattened, as ``xlapy.run``).
+
+    Attributes:
+        module: the per-device module that runs (partitioned, then optimized on ``cpu``).
+        global_module: the program as given.
+        signature: the ``GlobalSignature`` (global shapes and tilings of arguments and
+            results).
+        executable: the per-device ``Executable``.
+    """
+
+    def __init__(
+        self, global_module: HloModule, signature: GlobalSignature, executable: Any
+    ) -> None:
+        self.global_module = global_module
+        self.signature = signature
+        self.executable = executable
+        self.module = executable.module
+        self.platform = executable.platform
+        self.compile_seconds = executable.compile_seconds
+
+    @property
+    def num_partitions(self) -> int:
+        return self.signature.num_devices
+
+    def __call__(self, *args: Any, timeout: float | None = None) -> list[Any]:
+        pieces = self.signature.split_arguments(args)
+        options = {} if timeout is None else {"timeout": timeout}
+        results = self.executable(*pieces, partitions=self.signature.num_devices, **options)
+        return self.signature.assemble_results(results)
+
+    def report(self, **options: Any) -> str:
+        return self.executable.report(**options)

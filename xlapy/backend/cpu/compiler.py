@@ -78,8 +78,13 @@ def compile(
     cache_dir: str | Path | None = None,
     pipeline: Pipeline | None = None,
     max_while_iterations: int | None = None,
+    partition: bool = True,
 ) -> Executable:
     """Compiles ``module`` for ``platform``.
+
+    A global-view program (values tiled over devices, ``xlapy.sharding.spmd_pipeline.
+    is_global_program``) is partitioned first: the result is then a ``GlobalExecutable``
+    that takes and returns global arrays, with the per-device module as ``.module``.
 
     Args:
         module: the program (from ``xlapy.load``, a parser or the builder); never changed.
@@ -95,6 +100,7 @@ def compile(
             whose condition still holds after that many raises EvaluationError naming the
             loop, the count and its state (whole-loop kernels get the bound as an argument:
             no cost when it is None, the default).
+        partition: partition a global-view program (False: compile it as one device's).
 
     Returns:
         An ``Executable``: call it with ``xlapy.run``'s arguments; ``.report()`` tells how each
@@ -113,6 +119,15 @@ def compile(
     if not isinstance(flush_denormals, bool):
         raise InvalidArgument(f"compile: flush_denormals must be a bool; got {flush_denormals!r}")
     limit = check_max_while_iterations(max_while_iterations, "compile")
+    if partition and _is_global(module):
+        from xlapy.sharding.global_io import GlobalExecutable
+        from xlapy.sharding.spmd_pipeline import partition as partition_module
+
+        spmd, signature = partition_module(module)
+        inner = compile(spmd, platform, flush_denormals=flush_denormals, cache_dir=cache_dir,
+                        pipeline=pipeline, max_while_iterations=max_while_iterations,
+                        partition=False)  # fmt: skip
+        return GlobalExecutable(module, signature, inner)  # type: ignore[return-value]
     if platform == "interpreter":
         return Executable(module, platform, flush_denormals, max_while_iterations=limit)
     if cache_dir is not None and not isinstance(cache_dir, str | Path):
@@ -145,6 +160,12 @@ def compile(
     )
 
 
+def _is_global(module: HloModule) -> bool:
+    from xlapy.sharding.spmd_pipeline import is_global_program
+
+    return is_global_program(module)
+
+
 _Key = tuple[bool, int | None]
 """``(flush_denormals, max_while_iterations)``: the options of a cached executable."""
 
@@ -165,6 +186,7 @@ def compiled(
             "cpu",
             flush_denormals=flush_denormals,
             max_while_iterations=max_while_iterations,
+            partition=False,
         )
         with _cache_lock:
             _cache.setdefault(module, {})[key] = exe
