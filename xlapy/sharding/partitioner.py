@@ -34,20 +34,47 @@ from xlapy.shape import Shape
 from xlapy.sharding.hlo_sharding import HloSharding
 from xlapy.sharding.partitioner_builder import ModuleState, SpmdBuilder
 from xlapy.sharding.partitioner_tiling import Tiling
-from xlapy.sharding.reshard import reshard
+from xlapy.sharding.reshard import plan_cost, reshard
 
 TilingTree = Tiling | tuple[Any, ...] | None
 """A Tiling for an array, a tuple of trees for a tuple, None for a token."""
 
 
-@dataclass
 class PValue:
     """A value of the global program on every device: ``instr`` (this device's piece),
-    ``shape`` (the global shape), ``tiling`` (a ``TilingTree``)."""
+    ``shape`` (the global shape), ``tiling`` (a ``TilingTree``).
 
-    instr: HloInstruction
-    shape: Shape
-    tiling: TilingTree
+    ``pieces`` caches the value resharded to other tilings (XLA's reshard cache), so two
+    users asking for the same layout share one collective. A deferred value (``make``: a
+    broadcast or iota without a sharding of its own) is built only when a user asks for a
+    tiling, directly in that tiling; ``make_cost`` is what building it in a tiling sends.
+    """
+
+    def __init__(
+        self,
+        instr: HloInstruction | None,
+        shape: Shape,
+        tiling: TilingTree,
+        make: Callable[[Tiling], HloInstruction] | None = None,
+        make_cost: Callable[[Tiling], float] | None = None,
+    ) -> None:
+        self._instr = instr
+        self.shape = shape
+        self.tiling = tiling
+        self.make = make
+        self.make_cost = make_cost
+        self.pieces: dict[Tiling, HloInstruction] = {}
+
+    @property
+    def instr(self) -> HloInstruction:
+        if self._instr is None:
+            assert self.make is not None
+            assert isinstance(self.tiling, Tiling)
+            self._instr = self.make(self.tiling)
+        return self._instr
+
+    def __repr__(self) -> str:
+        return f"PValue({self._instr!r}, {self.shape}, {self.tiling!r})"
 
 
 def local_shape(shape: Shape, tiling: TilingTree) -> Shape:
@@ -163,7 +190,23 @@ class ComputationPartitioner:
             return v
         assert isinstance(v.tiling, Tiling)
         assert isinstance(tiling, Tiling)
-        return PValue(reshard(self.b, v.instr, v.shape.dims, v.tiling, tiling), v.shape, tiling)
+        if tiling == v.tiling and (v.make is None or v._instr is not None):
+            return v
+        if tiling not in v.pieces:
+            if v.make is not None:
+                v.pieces[tiling] = v.make(tiling)
+            else:
+                v.pieces[tiling] = reshard(self.b, v.instr, v.shape.dims, v.tiling, tiling)
+        return PValue(v.pieces[tiling], v.shape, tiling)
+
+    def cost(self, v: PValue, tiling: Tiling) -> float:
+        """Bytes each device sends to have ``v`` (an array) tiled as ``tiling``."""
+        if tiling in v.pieces or (tiling == v.tiling and v.make is None):
+            return 0.0
+        if v.make_cost is not None:
+            return v.make_cost(tiling)
+        assert isinstance(v.tiling, Tiling)
+        return plan_cost(v.tiling, tiling, v.shape.dims, max(1, v.shape.element_type.bits // 8))
 
     # ---- visiting ---------------------------------------------------------------------
     def partition(self, comp: HloComputation, params: Sequence[PValue]) -> PValue:

@@ -21,6 +21,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import numpy as np
+
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
@@ -66,6 +68,10 @@ def dot(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         rt = derive(target, _operand_map(rd, range(nb), range(nb + nlf, target.rank)))
         by_result = (lt, rt)
         candidates.append((reshard_cost(lv, lt) + reshard_cost(rv, rt), 0, "result"))
+    as_is = _as_is(tiling_of(lv), ld, tiling_of(rv), rd)
+    if as_is is not None:
+        cost = plan_cost(as_is, target, out_dims, nbytes) if isinstance(target, Tiling) else 0.0
+        candidates.append((cost, 3, "as-is"))
     plans = {}
     for order, (name, own, own_d, other, other_d) in enumerate(
         (("lhs", lv, ld, rv, rd), ("rhs", rv, rd, lv, ld)), start=1
@@ -85,6 +91,9 @@ def dot(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         plans[name] = (t, other_t, partial, split)
         candidates.append((cost, order, name))
     _, _, best = min(candidates)
+    if best == "as-is":
+        assert as_is is not None
+        return PValue(rebuild(p, instr, [lv.instr, rv.instr]), instr.shape, as_is)
     if best == "result":
         assert by_result is not None
         assert isinstance(target, Tiling)
@@ -104,6 +113,29 @@ def dot(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         add = p.state.reducer(Opcode.ADD, instr.shape.element_type)
         result = p.b.all_reduce(result, add, t.groups_along(split))
     return PValue(result, instr.shape, partial)
+
+
+def _as_is(lt: Tiling, ld: _Dims, rt: Tiling, rd: _Dims) -> Tiling | None:
+    """The result's tiling when both operands are used as they are: neither contracting dim
+    tiled, batch dims tiled alike; device d computes the piece at (its batch tile, its lhs
+    free tile, its rhs free tile). None when some device pair breaks that."""
+    if any(lt.tiles[d] > 1 for d in ld.contracting) or any(rt.tiles[d] > 1 for d in rd.contracting):
+        return None
+    if [lt.tiles[d] for d in ld.batch] != [rt.tiles[d] for d in rd.batch]:
+        return None
+    if not np.array_equal(lt.index[:, ld.batch], rt.index[:, rd.batch]):
+        return None
+    tiles = [lt.tiles[d] for d in ld.batch + ld.free] + [rt.tiles[d] for d in rd.free]
+    keys = np.concatenate([lt.index[:, ld.batch + ld.free], rt.index[:, rd.free]], axis=1)
+    order = np.lexsort(keys.T[::-1]) if keys.shape[1] else np.arange(len(keys))
+    groups = math.prod(tiles)
+    if len(order) % groups:
+        return None
+    ranked = keys[order].reshape(groups, len(order) // groups, -1)
+    expected = np.array(list(np.ndindex(*tiles)), np.int64).reshape(groups, 1, -1)
+    if ranked.shape[2] and not np.array_equal(ranked, np.broadcast_to(expected, ranked.shape)):
+        return None
+    return Tiling(order.reshape([*tiles, -1]))
 
 
 def _operand_map(d: _Dims, batch_axes: Sequence[int], free_axes: Sequence[int]) -> list[int | None]:

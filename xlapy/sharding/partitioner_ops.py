@@ -77,18 +77,25 @@ def local_dims(shape: Shape, t: Tiling) -> tuple[int, ...]:
 
 
 # ---- elementwise ---------------------------------------------------------------------------
-def _most_tiled(values: Sequence[PValue]) -> Tiling:
-    tilings = [tiling_of(v) for v in values if v.shape.rank > 0]
-    if not tilings:
-        return tiling_of(values[0])
-    return max(tilings, key=lambda t: math.prod(t.tiles))
+def cheapest(p: ComputationPartitioner, values: Sequence[PValue]) -> Tiling:
+    """Of the values' own tilings, the one the others reach sending the fewest bytes (then
+    the most tiled, then the first)."""
+    arrays = [v for v in values if v.shape.rank == values[0].shape.rank]
+    candidates = list(dict.fromkeys(tiling_of(v) for v in arrays))
+    scored = [
+        (sum(p.cost(v, t) for v in arrays), -math.prod(t.tiles), k)
+        for k, t in enumerate(candidates)
+    ]
+    return candidates[min(scored)[2]]
 
 
 def elementwise(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    """Operands resharded to the result's tiling (the most tiled operand's without one)."""
+    """Operands resharded to the result's tiling (without one: the operand tiling the
+    others reach most cheaply)."""
     values = [p.value(o) for o in instr.operands]
     target = p.target(instr)
-    tiling = target if isinstance(target, Tiling) else _most_tiled(values)
+    same_rank = [v for v in values if v.shape.rank == instr.shape.rank]
+    tiling = target if isinstance(target, Tiling) else cheapest(p, same_rank)
     operands = [
         v.instr if v.shape.rank != instr.shape.rank else p.resharded(v, tiling).instr
         for v in values
@@ -167,36 +174,45 @@ def constant(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
 
 @handles(Opcode.IOTA)
 def iota(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    """A local iota plus this device's offset along the iota dimension."""
-    target = p.target(instr)
-    t = target if isinstance(target, Tiling) else p.replicated(instr.shape)
-    assert isinstance(t, Tiling)
+    """Built in the tiling its user asks for (deferred): a local iota plus this device's
+    offset along the iota dimension."""
     dim = instr.attrs.iota_dimension
-    dims = t.shard_dims(instr.shape.dims)
-    local = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
-                    shape=Shape(instr.shape.element_type, dims))  # fmt: skip
-    if t.tiles[dim] > 1:
-        offsets = [int(k) * dims[dim] for k in t.index[:, dim]]
-        offset = p.b.add(Opcode.CONVERT, [p.b.table(offsets)],
-                         shape=Shape.scalar(instr.shape.element_type))  # fmt: skip
-        local = p.b.add(Opcode.ADD, [local, p.b.scalar_like(offset, dims)])
-    return PValue(local, instr.shape, t)
+
+    def make(t: Tiling) -> HloInstruction:
+        dims = t.shard_dims(instr.shape.dims)
+        local = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
+                        shape=Shape(instr.shape.element_type, dims))  # fmt: skip
+        if t.tiles[dim] > 1:
+            offsets = [int(k) * dims[dim] for k in t.index[:, dim]]
+            offset = p.b.add(Opcode.CONVERT, [p.b.table(offsets)],
+                             shape=Shape.scalar(instr.shape.element_type))  # fmt: skip
+            local = p.b.add(Opcode.ADD, [local, p.b.scalar_like(offset, dims)])
+        return local
+
+    replicated = p.replicated(instr.shape)
+    assert isinstance(replicated, Tiling)
+    return PValue(None, instr.shape, replicated, make, lambda t: 0.0)
 
 
 # ---- shape ops -------------------------------------------------------------------------------
 @handles(Opcode.BROADCAST)
 def broadcast(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Built in the tiling its user asks for (deferred), from its operand resharded to the
+    matching dims: a broadcast of a scalar or a bias never moves the broadcast result."""
     v = p.value(instr.operands[0])
     dims = list(instr.attrs.dimensions)
-    target = p.target(instr)
-    if isinstance(target, Tiling):
-        t = target
-    else:
-        inverse = {d: k for k, d in enumerate(dims)}
-        t = derive(tiling_of(v), [inverse.get(r) for r in range(instr.shape.rank)])
-    operand = p.resharded(v, derive(t, dims)).instr
-    shape = Shape(instr.shape.element_type, t.shard_dims(instr.shape.dims))
-    return PValue(rebuild(p, instr, [operand], shape=shape), instr.shape, t)
+
+    def make(t: Tiling) -> HloInstruction:
+        operand = p.resharded(v, derive(t, dims)).instr
+        shape = Shape(instr.shape.element_type, t.shard_dims(instr.shape.dims))
+        return rebuild(p, instr, [operand], shape=shape)
+
+    def make_cost(t: Tiling) -> float:
+        return p.cost(v, derive(t, dims))
+
+    inverse = {d: k for k, d in enumerate(dims)}
+    natural = derive(tiling_of(v), [inverse.get(r) for r in range(instr.shape.rank)])
+    return PValue(None, instr.shape, natural, make, make_cost)
 
 
 @handles(Opcode.TRANSPOSE)
