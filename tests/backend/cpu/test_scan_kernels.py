@@ -362,3 +362,33 @@ ENTRY e {{
         assert_same(np.asarray(g), np.asarray(w))
     plain = xlapy.run(module, x)
     assert np.asarray(plain[0]).tobytes() != np.asarray(want[0]).tobytes()
+
+
+@pytest.mark.parametrize(
+    ("dtype", "op", "init"),
+    [
+        (np.complex64, "add", 0),
+        (np.complex128, "multiply", 1),
+        (ml_dtypes.float8_e4m3fn, "maximum", -448.0),
+        (ml_dtypes.int4, "add", 0),
+    ],
+    ids=str,
+)
+def test_types_without_compiled_code_scan_stepwise(dtype, op, init):
+    """Complex, f8 and sub-byte scans are the interpreter's reducer over all rows per step:
+    linear, and bit-identical where the compiled scan would be."""
+    rng = np.random.default_rng(3)
+    if np.dtype(dtype).kind == "c":
+        x = (rng.standard_normal((3, 6)) + 1j * rng.standard_normal((3, 6))).astype(dtype)
+    elif dtype is ml_dtypes.int4:
+        x = rng.integers(-8, 8, (3, 6)).astype(dtype)
+    else:
+        x = rng.standard_normal((3, 6)).astype(dtype)
+    for axis, reverse in ((1, False), (0, True), (1, True)):
+        got, want, kernel = run_both(scan_text(x, axis, reverse, op), x, np.array(init, dtype))
+        assert "stepwise scan" in kernel.how
+        if kernel.exact:
+            assert_same(got, want)
+        else:
+            assert np.allclose(got, want, rtol=1e-5)
+        assert kernel.exact is not (reverse and np.dtype(dtype).kind == "c")

@@ -1,6 +1,9 @@
 """Cumulative reduce-windows (JAX's cumsum, cumprod, cummax, cummin, cumlogsumexp, either
-direction, any reducer and arity) as linear-time scan kernels (``codegen/scan_emitter.py``)
-instead of one window per output (XLA's ``ReduceWindowRewriter`` does the same).
+direction, any reducer and arity) as linear-time scans instead of one window per output
+(XLA's ``ReduceWindowRewriter`` does the same): a generated kernel
+(``codegen/scan_emitter.py``), or, for what the code generator does not compile (complex,
+f8 and sub-byte types, reducers with ops it lacks), the same steps made by the interpreter's
+reducer over all rows at once.
 
 The scan equals the interpreter's window order only when ``reducer(init, init) == init``
 bit for bit (padding prefixes of every length then collapse to ``init``); the kernel checks
@@ -11,39 +14,91 @@ interpreter's eval.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
-from xlapy.backend.cpu.codegen.scan_emitter import cumulative
+from xlapy.backend.cpu.codegen.scan_emitter import cumulative, exactly_associative
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.indexing.per_op import instruction_summary
-from xlapy.interpreter.evals.reduce import apply_computation
+from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
 from xlapy.interpreter.evaluator import Evaluator
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Value
+from xlapy.literal import Array, Value
+
+Run = Callable[[list[Value], RunContext], Value]
 
 
-def idempotent(evaluator: Evaluator, comp: HloComputation, inits: list[np.ndarray]) -> bool:
+def idempotent(evaluator: Evaluator, comp: HloComputation, inits: Sequence[Array]) -> bool:
     """True when ``comp(inits, inits)`` is ``inits`` bit for bit (the interpreter's call)."""
     combined = apply_computation(evaluator, comp, [*inits, *inits])
     return all(np.asarray(c).tobytes() == i.tobytes() for c, i in zip(combined, inits, strict=True))
 
 
+def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
+    """The scan of ``scan_emitter`` (same order and steps), each step one interpreter call
+    of the reducer on the rows of every other index at once."""
+    half = len(instr.operands) // 2
+    comp: HloComputation = instr.attrs.to_apply
+    types = [s.element_type.numpy for s in result_shapes(instr.shape)]
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        xs = [np.moveaxis(np.asarray(v), axis, 0) for v in operands[:half]]
+        inits = [np.asarray(v) for v in operands[half:]]
+        outs = [np.empty(x.shape, t) for x, t in zip(xs, types, strict=True)]
+
+        def f(a: Sequence[Array], b: Sequence[Array]) -> list[Array]:
+            return list(apply_computation(ctx.evaluator, comp, [*a, *b]))
+
+        def store(k: int, values: Sequence[Array]) -> None:
+            for out, value in zip(outs, values, strict=True):
+                out[k] = value
+
+        n = xs[0].shape[0]
+        if xs[0].size and not reverse:
+            acc = list(inits)
+            for k in range(n):
+                acc = f(acc, [x[k] for x in xs])
+                store(k, acc)
+        elif xs[0].size:
+            acc = [x[n - 1] for x in xs]
+            for k in range(n - 1, -1, -1):
+                if k < n - 1:
+                    acc = f([x[k] for x in xs], acc)
+                done = f(inits, acc)
+                store(k, f(done, inits) if k else done)
+        return collate(instr, [np.ascontiguousarray(np.moveaxis(o, 0, axis)) for o in outs])
+
+    return run
+
+
 @kernel_for(Opcode.REDUCE_WINDOW, priority=20)
 def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
-    """A cumulative reduce-window as one generated scan kernel."""
-    if cumulative(instr) is None:
+    """A cumulative reduce-window as one generated scan kernel, else as interpreter steps."""
+    found = cumulative(instr)
+    if found is None:
         raise NoKernel("not a cumulative window (one axis spanned, padding n-1 on one side)")
     leaves: dict[int, int] = {}
     for position, operand in enumerate(instr.operands):
         leaves.setdefault(id(operand), position)
-    kernel = compile_kernel(
-        f"scan_{instr.name}", instr, leaves, options, "op", instruction_summary(instr)
-    )
+    try:
+        kernel = compile_kernel(
+            f"scan_{instr.name}", instr, leaves, options, "op", instruction_summary(instr)
+        )
+    except NoKernel as exc:
+        axis, reverse = found
+        exact = not reverse or exactly_associative(instr)
+        kernel = Kernel(
+            run=stepwise(instr, axis, reverse),
+            how=f"stepwise scan by the interpreter's reducer, all rows per step ({exc})",
+            exact=exact,
+            notes=() if exact else ("reversed: reassociated from the end",),
+            views=(),
+        )
     half = len(instr.operands) // 2
     comp: HloComputation = instr.attrs.to_apply
     checked: list[tuple[bytes, bool]] = [(b"", False)]  # the last init values seen
