@@ -5,8 +5,8 @@ cumlogsumexp), in linear time instead of one window per output.
 Order (the interpreter's, OPS.md ReduceWindow as ``evals.windows`` runs it): output ``o``
 starts at ``init``, combines the window's padding cells (each ``init``) and then its elements
 in row-major order, the accumulator on the left. When ``reducer(init, init) == init`` (bit
-for bit; the kernel checks it, ``kernels/scan.py``) every padding prefix collapses to
-``init``, so:
+for bit; checked at compile time on the constant inits, ``check_inits``: a scan with other
+inits is refused) every padding prefix collapses to ``init``, so:
 
 * forward (padding below): ``acc = init; acc = f(acc, x[k]); out[k] = acc`` for k = 0..n-1
   is exactly the interpreter's result, for any reducer;
@@ -30,6 +30,8 @@ import contextlib
 import math
 from collections.abc import Callable, Iterator, Sequence
 
+import numpy as np
+
 from xlapy.backend.cpu.codegen import numba_types
 from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelEmitter, Output, Val
 from xlapy.backend.cpu.codegen.reduction_emitter import (
@@ -40,8 +42,12 @@ from xlapy.backend.cpu.codegen.reduction_emitter import (
 )
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.indexing.affine import AffineExpr, constant
+from xlapy.interpreter.evals.reduce import apply_computation
+from xlapy.interpreter.evaluator import EvalOptions, Evaluator
+from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
+from xlapy.literal import Array
 
 
 def cumulative(instr: HloInstruction) -> tuple[int, bool] | None:
@@ -54,6 +60,35 @@ def cumulative(instr: HloInstruction) -> tuple[int, bool] | None:
         return None
     result: tuple[int, bool] | None = instr.attrs.window.cumulative_axis(operand.dims)
     return result
+
+
+def idempotent(evaluator: Evaluator, comp: HloComputation, inits: Sequence[Array]) -> bool:
+    """True when ``comp(inits, inits)`` is ``inits`` bit for bit (the interpreter's call)."""
+    combined = apply_computation(evaluator, comp, [*inits, *inits])
+    return all(
+        np.asarray(c).tobytes() == np.asarray(i).tobytes()
+        for c, i in zip(combined, inits, strict=True)
+    )
+
+
+def check_inits(scan: HloInstruction, flush_denormals: bool) -> None:
+    """Raises NoKernel unless every init is a constant and ``reducer(inits, inits) ==
+    inits`` bit for bit, evaluated by the interpreter (with ``flush_denormals`` as the
+    program runs): the condition under which the scan is the window order."""
+    half = len(scan.operands) // 2
+    inits = scan.operands[half:]
+    if any(i.opcode is not Opcode.CONSTANT for i in inits):
+        raise NoKernel(f"reduce-window {scan.name}: init values that are not constants")
+    module = scan.parent.parent if scan.parent is not None else None
+    if module is None:
+        raise NoKernel(f"reduce-window {scan.name}: not in a module")
+    values = [np.asarray(i.attrs.literal.to_numpy()) for i in inits]
+    evaluator = Evaluator(module, EvalOptions(flush_denormals=flush_denormals))
+    if not idempotent(evaluator, scan.attrs.to_apply, values):
+        raise NoKernel(
+            f"reduce-window {scan.name}: reducer(init, init) != init, so windows of "
+            "different padding differ in more than their elements"
+        )
 
 
 def exactly_associative(scan: HloInstruction) -> bool:
@@ -80,6 +115,7 @@ def emit_scan(
         if not operand.shape.is_array:
             raise NoKernel(f"reduce-window {scan.name}: tuple operand")
         numba_types.check(operand.shape.element_type, f"reduce-window {scan.name}")
+    check_inits(scan, em.flush_denormals)
     if reverse and not exactly_associative(scan):
         em.exact = False
     scanner = _Scanner(em, scan, sorted(outputs, key=lambda o: o.position), axis)

@@ -6,37 +6,35 @@ f8 and sub-byte types, reducers with ops it lacks), the same steps made by the i
 reducer over all rows at once.
 
 The scan equals the interpreter's window order only when ``reducer(init, init) == init``
-bit for bit (padding prefixes of every length then collapse to ``init``); the kernel checks
-that on the init values it receives (once per distinct value) and otherwise runs the
-interpreter's eval.
+bit for bit (padding prefixes of every length then collapse to ``init``): constant inits are
+checked at compile time (a window failing it is left to the literal ``windows`` kernel),
+others by the stepwise scan on the values it receives (once per distinct value; failing,
+it runs the interpreter's eval).
 """
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
-from xlapy.backend.cpu.codegen.scan_emitter import cumulative, exactly_associative
+from xlapy.backend.cpu.codegen.scan_emitter import (
+    check_inits,
+    cumulative,
+    exactly_associative,
+    idempotent,
+)
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.indexing.per_op import instruction_summary
 from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
-from xlapy.interpreter.evaluator import Evaluator
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
 
 Run = Callable[[list[Value], RunContext], Value]
-
-
-def idempotent(evaluator: Evaluator, comp: HloComputation, inits: Sequence[Array]) -> bool:
-    """True when ``comp(inits, inits)`` is ``inits`` bit for bit (the interpreter's call)."""
-    combined = apply_computation(evaluator, comp, [*inits, *inits])
-    return all(np.asarray(c).tobytes() == i.tobytes() for c, i in zip(combined, inits, strict=True))
 
 
 def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
@@ -78,28 +76,26 @@ def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
 
 @kernel_for(Opcode.REDUCE_WINDOW, priority=20)
 def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
-    """A cumulative reduce-window as one generated scan kernel, else as interpreter steps."""
+    """A cumulative reduce-window as one generated scan kernel (constant inits checked at
+    compile time), else as interpreter steps (inits checked when the kernel runs)."""
     found = cumulative(instr)
     if found is None:
         raise NoKernel("not a cumulative window (one axis spanned, padding n-1 on one side)")
+    half = len(instr.operands) // 2
+    if all(i.opcode is Opcode.CONSTANT for i in instr.operands[half:]):
+        check_inits(instr, options.flush_denormals)  # else the literal windows kernel
     leaves: dict[int, int] = {}
     for position, operand in enumerate(instr.operands):
         leaves.setdefault(id(operand), position)
     try:
-        kernel = compile_kernel(
+        return compile_kernel(
             f"scan_{instr.name}", instr, leaves, options, "op", instruction_summary(instr)
         )
     except NoKernel as exc:
-        axis, reverse = found
-        exact = not reverse or exactly_associative(instr)
-        kernel = Kernel(
-            run=stepwise(instr, axis, reverse),
-            how=f"stepwise scan by the interpreter's reducer, all rows per step ({exc})",
-            exact=exact,
-            notes=() if exact else ("reversed: reassociated from the end",),
-            views=(),
-        )
-    half = len(instr.operands) // 2
+        reason = str(exc)
+    axis, reverse = found
+    exact = not reverse or exactly_associative(instr)
+    steps = stepwise(instr, axis, reverse)
     comp: HloComputation = instr.attrs.to_apply
     checked: list[tuple[bytes, bool]] = [(b"", False)]  # the last init values seen
 
@@ -111,7 +107,13 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             ok = idempotent(ctx.evaluator, comp, inits)
             checked[0] = (key, ok)
         if ok:
-            return kernel.run(operands, ctx)
+            return steps(operands, ctx)
         return reduce_window(ctx.evaluator, instr, operands)
 
-    return dataclasses.replace(kernel, run=run)
+    return Kernel(
+        run=run,
+        how=f"stepwise scan by the interpreter's reducer, all rows per step ({reason})",
+        exact=exact,
+        notes=() if exact else ("reversed: reassociated from the end",),
+        views=(),
+    )
