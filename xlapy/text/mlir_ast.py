@@ -112,6 +112,9 @@ class FuncOp:
     result_types: list[MlirType]
     body: Region | None
     offset: int
+    arg_attrs: list[dict[str, Any]] = field(default_factory=list)
+    """Per argument: its attribute dict (``mhlo.sharding``, ``sdy.sharding``, ...)."""
+    result_attrs: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -122,6 +125,8 @@ class MlirModule:
     functions: dict[str, FuncOp]
     attrs: dict[str, Any]
     offset: int
+    meshes: dict[str, str] = field(default_factory=dict)
+    """``sdy.mesh @name = <...>``: name -> the ``<...>`` text."""
 
     def entry_names(self) -> list[str]:
         """The functions to run: ``main`` if present, else the only function, else every

@@ -133,7 +133,11 @@ class MlirParser:
         for item in op.regions[0].blocks[0].ops:
             if item.name == "func.func":
                 self.add_function(module, self.generic_func(item))
-            elif item.name != "sdy.mesh":
+            elif item.name == "sdy.mesh":
+                mesh = item.attrs.get("mesh")
+                if isinstance(item.attrs.get("sym_name"), str) and isinstance(mesh, DialectAttr):
+                    module.meshes[item.attrs["sym_name"]] = mesh.opaque
+            else:
                 raise self.error(f"expected a function in the module; got {item.name}", item.offset)
         return module
 
@@ -149,9 +153,9 @@ class MlirParser:
             self.add_function(module, func)
         elif self.at("sdy.mesh"):
             self.advance()
-            self.expect_kind(Tok.SYMBOL, "a mesh name")
+            name = symbol_name(self.expect_kind(Tok.SYMBOL, "a mesh name").text)
             self.expect("=")
-            self.skip_balanced_angle()
+            module.meshes[name] = self.balanced_angle_text()
             if self.at("{"):
                 self.parse_attr_dict()
         else:
@@ -184,31 +188,34 @@ class MlirParser:
         self.expect("(")
         arg_names: list[str] = []
         arg_types: list[MlirType] = []
+        arg_attrs: list[dict[str, Any]] = []
         while not self.accept(")"):
             arg_names.append(self.expect_kind(Tok.SSA, "an argument name").text)
             self.expect(":")
             arg_types.append(self.parse_type())
-            if self.at("{"):
-                self.parse_attr_dict()
+            arg_attrs.append(self.parse_attr_dict()[0] if self.at("{") else {})
             if not self.at(")"):
                 self.expect(",")
         result_types: list[MlirType] = []
+        result_attrs: list[dict[str, Any]] = []
         if self.accept("->"):
             if self.accept("("):
                 while not self.accept(")"):
                     result_types.append(self.parse_type())
-                    if self.at("{"):
-                        self.parse_attr_dict()
+                    result_attrs.append(self.parse_attr_dict()[0] if self.at("{") else {})
                     if not self.at(")"):
                         self.expect(",")
             else:
                 result_types.append(self.parse_type())
+                result_attrs.append({})
         if self.accept("attributes"):
             self.parse_attr_dict()
         body = None
         if self.at("{"):
             body = self.parse_region(list(zip(arg_names, arg_types, strict=True)))
-        return FuncOp(name, visibility, arg_types, result_types, body, offset)
+        return FuncOp(
+            name, visibility, arg_types, result_types, body, offset, arg_attrs, result_attrs
+        )
 
     def parse_generic_func(self) -> FuncOp:
         return self.generic_func(self.parse_op())
@@ -532,6 +539,12 @@ class MlirParser:
         scale = float(int_value(tok.text)) if tok.kind is Tok.INT else float(tok.text)
         zero_point = self.expect_int("a zero point") if self.accept(":") else 0
         return scale, zero_point
+
+    def balanced_angle_text(self) -> str:
+        """Skips ``<...>`` (as ``skip_balanced_angle``) and returns its source text."""
+        start = self.tok.start
+        self.skip_balanced_angle()
+        return self.text[start : self.prev_end]
 
     def skip_balanced_angle(self) -> None:
         """Skips ``<...>`` with nesting (strings respected)."""

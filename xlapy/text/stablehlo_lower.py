@@ -26,6 +26,9 @@ from xlapy.ir.module import MAX_DEVICE_COUNT, HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference.check import agrees, check_instruction
+from xlapy.sharding.hlo_sharding import HloSharding
+from xlapy.sharding.read import ManualContext, apply_function_shardings
+from xlapy.sharding.sdy import parse_mesh
 from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, Region
 
 LowerFn = Callable[["Builder", Op], "Sequence[HloInstruction] | None"]
@@ -56,6 +59,7 @@ class ModuleLowering:
         config.replica_count = self._device_count("mhlo.num_replicas")
         config.num_partitions = self._device_count("mhlo.num_partitions")
         self.hlo = HloModule(ast.name or "main", config)
+        self.meshes = {name: parse_mesh(text) for name, text in ast.meshes.items()}
         self.functions: dict[str, HloComputation] = {}
         self._lowering: set[str] = set()
         self._regions = 0
@@ -89,7 +93,12 @@ class ModuleLowering:
         """The module whose entry computation is function ``name``."""
         if name not in self.ast.functions:
             raise self.error(self.ast.offset, f"no function named @{name}")
-        entry = self.function(name, self.ast.functions[name].offset)
+        func = self.ast.functions[name]
+        entry = self.function(name, func.offset)
+        try:
+            apply_function_shardings(entry, func.arg_attrs, func.result_attrs, self.meshes)
+        except XlaError as err:
+            raise self.error(func.offset, f"@{name}: {err}") from None
         self.hlo.entry = entry
         return self.hlo
 
@@ -139,6 +148,8 @@ class Builder:
         self.comp = HloComputation(name)
         self.parent = parent
         self.env: dict[str, HloInstruction] = {}
+        self.manual: ManualContext | None = parent.manual if parent is not None else None
+        """Inside an ``sdy.manual_computation``: its mesh and manual axes."""
 
     # ---- values ---------------------------------------------------------------------------
     def add(
@@ -286,8 +297,28 @@ class Builder:
             raise self.module.error(
                 op.offset, f"{op.name} produces {len(results)} values; {len(op.results)} named"
             )
+        if str(op.attrs.get("mhlo.sharding", "") or "").strip():
+            self._set_op_sharding(op, results, first)
         for name, instr in zip(op.results, results, strict=True):
             self.env[name] = instr
+
+    def _set_op_sharding(self, op: Op, results: list[HloInstruction], first: int) -> None:
+        """An op's ``mhlo.sharding`` on the instructions it created for its results (a tuple
+        sharding gives one element per result)."""
+        new = {id(i) for i in self.comp.instructions[first:]}
+        shapes = [r.shape for r in results]
+        shape = shapes[0] if len(shapes) == 1 else Shape.tuple_of(shapes)
+        try:
+            sharding = HloSharding.parse(op.attrs["mhlo.sharding"], shape)
+        except XlaError as err:
+            raise self.module.error(op.offset, f"{op.name}: mhlo.sharding: {err}") from None
+        if len(results) == 1:
+            if id(results[0]) in new and results[0].sharding is None:
+                results[0].sharding = sharding
+            return
+        for r, s in zip(results, sharding.tuple_elements, strict=False):
+            if id(r) in new and r.sharding is None:
+                r.sharding = s
 
     def region(
         self,

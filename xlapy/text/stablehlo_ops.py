@@ -16,12 +16,18 @@ import numpy as np
 from xlapy import dtypes
 from xlapy.errors import InvalidArgument
 from xlapy.ir import attrs as A
+from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import REGISTRY
 from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.shape_inference.dot_conv import DEFERRED_ERROR
+from xlapy.sharding.read import (
+    ManualContext,
+    lower_manual_computation,
+    lower_sharding_constraint,
+)
 from xlapy.text.mlir_ast import DialectAttr, EnumAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import LOWERINGS, Builder, lowers
 
@@ -315,26 +321,37 @@ def _optimization_barrier(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("sdy.manual_computation")
 def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
-    """Identity sharding: the body is inlined when its per-device types are the global ones
-    (xlapy runs the global program; a mesh that splits the data is not supported)."""
+    """shard_map inside jit: XLA's GSPMD form (``xlapy.sharding.read``): full-to-shard
+    custom calls, a ``call`` of the body over the per-device shapes, shard-to-full."""
     operands = b.operands(op)
     block = b.single_block(op.regions[0], op.offset)
     if len(block.args) != len(operands):
         raise InvalidArgument(
             f"the body takes {len(block.args)} arguments; the op has {len(operands)} operands"
         )
-    for (name, t), x in zip(block.args, operands, strict=True):
-        if not x.shape.compatible(b.shape(t, op.offset)):
-            raise b.module.unsupported(
-                op.offset,
-                f"sdy.manual_computation over a mesh that splits its operands ({x.shape.to_mlir()} "
-                f"-> {b.shape(t, op.offset).to_mlir()}) is not supported",
-            )
-        b.env[name] = x
-    return b.lower_ops(block)
+
+    def body(context: ManualContext, local_shapes: list[Shape]) -> HloComputation:
+        for (_, t), local in zip(block.args, local_shapes, strict=True):
+            if not b.shape(t, op.offset).compatible(local):
+                raise InvalidArgument(
+                    f"the body takes {b.shape(t, op.offset).to_mlir()} where the in sharding "
+                    f"gives {local.to_mlir()} per device"
+                )
+        child = Builder(b.module, "shmap_body", b)
+        child.manual = context
+        return child.build(op.regions[0], op.offset, local_shapes)
+
+    return lower_manual_computation(b, operands, op.attrs, body, b.result_shapes(op), op.offset)
 
 
-@lowers("sdy.sharding_constraint", "tensor.cast")
+@lowers("sdy.sharding_constraint")
+def _sharding_constraint(b: Builder, op: Op) -> list[HloInstruction]:
+    """``with_sharding_constraint``: a ``Sharding`` custom call (open dims unspecified)."""
+    (x,) = b.operands(op)
+    return [lower_sharding_constraint(b, x, str(op.attrs["sharding"]), b.manual)]
+
+
+@lowers("tensor.cast")
 def _identity(b: Builder, op: Op) -> list[HloInstruction]:
     return b.operands(op)
 

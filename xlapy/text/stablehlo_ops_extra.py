@@ -150,12 +150,11 @@ def _custom_call(b: Builder, op: Op) -> list[HloInstruction]:
     return [call] if len(shapes) == 1 else b.unpack(call)
 
 
-_PLACEMENT_TARGETS = frozenset(
-    {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "annotate_device_placement",
-     "MoveToHost", "MoveToDevice"}
-)  # fmt: skip
-"""Custom calls that only annotate where a value lives (sharding, memory space): xlapy runs
-the global program on one host, so each is its operand when the shapes agree."""
+_PLACEMENT_TARGETS = frozenset({"annotate_device_placement", "MoveToHost", "MoveToDevice"})
+"""Custom calls that only annotate where a value lives (memory space): xlapy runs the
+program on one host, so each is its operand when the shapes agree. (``Sharding``,
+``SPMDFullToShardShape`` and ``SPMDShardToFullShape`` stay custom calls with their
+``mhlo.sharding``: sharding propagation and the SPMD partitioner read them.)"""
 
 
 def _placement(b: Builder, op: Op, target: str, operands: list[HloInstruction]

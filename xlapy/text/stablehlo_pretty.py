@@ -440,26 +440,39 @@ def _optimization_barrier(p: MlirParser, name: str, results: list[str], offset: 
 
 def _sharding_constraint(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
     operand = p.expect_kind(Tok.SSA).text
-    p.skip_balanced_angle()
+    attrs: dict[str, Any] = {"sharding": p.balanced_angle_text()}
     if p.at("{"):
-        p.parse_attr_dict()
+        attrs.update(p.parse_attr_dict()[0])
     p.expect(":")
     _, result_types = _types(p, name, len(results), offset)
-    return _op(name, results, [operand], {}, result_types or [], offset)
+    return _op(name, results, [operand], attrs, result_types or [], offset)
 
 
 def _manual_computation(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
     """``sdy.manual_computation(%x) in_shardings=[...] out_shardings=[...] manual_axes={...}
-    (%arg: T) { ... sdy.return ... } : (...) -> ...``; the sharding attributes are skipped."""
+    (%arg: T) { ... sdy.return ... } : (...) -> ...``; attrs ``in_shardings``,
+    ``out_shardings`` (``[<@mesh, ...>, ...]``) and ``manual_axes`` (``{"a", ...}``) as text."""
     p.expect("(")
     operands = p.parse_ssa_list(")")
+    attrs: dict[str, Any] = {}
     while not (p.at("(") and p.lex.token_at(p.tok.end).kind is Tok.SSA):
         if p.tok.kind is Tok.EOF:
             raise p.error("expected the block arguments of sdy.manual_computation")
-        if p.at("<"):
-            p.skip_balanced_angle()
-        else:
-            p.advance()
+        key = p.advance().text
+        if key not in ("in_shardings", "out_shardings", "manual_axes"):
+            raise p.error(f"unexpected {key!r} in sdy.manual_computation")
+        p.expect("=")
+        start = p.tok.start
+        close = "]" if p.at("[") else "}"
+        depth = 0
+        while True:
+            tok = p.advance()
+            if tok.kind is Tok.EOF:
+                raise p.error(f"unterminated {key} of sdy.manual_computation")
+            depth += {"[": 1, "{": 1, "]": -1, "}": -1}.get(tok.text, 0)
+            if depth == 0 and tok.text == close:
+                break
+        attrs[key] = p.text[start : p.prev_end]
     p.expect("(")
     args: list[tuple[str, MlirType]] = []
     while not p.accept(")"):
@@ -471,7 +484,7 @@ def _manual_computation(p: MlirParser, name: str, results: list[str], offset: in
     region = p.parse_region(args)
     p.expect(":")
     operand_types, result_types = p.parse_function_type()
-    return _op(name, results, operands, {}, result_types, offset, [region], None, operand_types)
+    return _op(name, results, operands, attrs, result_types, offset, [region], None, operand_types)
 
 
 def _tensor_cast(p: MlirParser, name: str, results: list[str], offset: int) -> Op:

@@ -1,0 +1,133 @@
+"""Generates the ``read_*`` programs of ``tests/sharding/data/`` (run by hand:
+``python tests/sharding/generate_read.py``; needs jax): JAX programs over 8 host CPU devices
+with ``in_shardings``/``out_shardings``, ``with_sharding_constraint`` and ``shard_map``, each
+lowered with ``jax_use_shardy_partitioner`` on and off, saved as
+
+- ``read_<name>.sdy.mlir`` / ``read_<name>.sdy.hlo``: StableHLO with Shardy attributes and the
+  HLO text JAX prints for it (``xla.sdy.*`` custom calls and frontend attributes);
+- ``read_<name>.gspmd.mlir`` / ``read_<name>.gspmd.hlo``: ``mhlo.sharding`` strings and the HLO
+  text XLA converted them to (the reference GSPMD form);
+- ``read_<name>.propagated.hlo``: XLA's module after its ``sharding-propagation`` pass (GSPMD),
+  from ``--xla_dump_hlo_pass_re=sharding-propagation``.
+"""
+
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+DUMP = tempfile.mkdtemp(prefix="read_dump_")
+os.environ["XLA_FLAGS"] = (
+    "--xla_force_host_platform_device_count=8 "
+    f"--xla_dump_to={DUMP} --xla_dump_hlo_pass_re=sharding-propagation"
+)
+
+import jax  # noqa: E402
+import jax.numpy as jnp  # noqa: E402
+import numpy as np  # noqa: E402
+from jax.sharding import Mesh, NamedSharding  # noqa: E402
+from jax.sharding import PartitionSpec as P  # noqa: E402
+
+OUT = Path(__file__).parent / "data"
+
+
+def mesh(shape, names, order=None):
+    devices = np.array(jax.devices())
+    if order is not None:
+        devices = devices[order]
+    return Mesh(devices.reshape(shape), names)
+
+
+def mlp_shmap():
+    m = mesh((2, 4), ("data", "model"))
+
+    def f(x, w1, w2):
+        h = jnp.tanh(x @ w1)
+        h = jax.lax.with_sharding_constraint(h, NamedSharding(m, P("data", "model")))
+
+        def body(a):
+            return a * 2 + jax.lax.psum(a.sum(), "model")
+
+        h = jax.shard_map(body, mesh=m, in_specs=P(None, "model"), out_specs=P(None, "model"))(h)
+        y = h @ w2
+        y = jax.lax.with_sharding_constraint(y, NamedSharding(m, P(None, P.UNCONSTRAINED)))
+        return y, y.sum()
+
+    ins = (P("data", None), P(None, "model"), P("model", None))
+    outs = (P("data"), P())
+    args = (jnp.ones((8, 16)), jnp.ones((16, 32)), jnp.ones((32, 16)))
+    return f, m, ins, outs, args
+
+
+def partial_manual():
+    m = mesh((4, 2), ("a", "b"), [0, 2, 4, 6, 1, 3, 5, 7])
+
+    def f(x):
+        y = jax.shard_map(
+            lambda a: a * 2, mesh=m, in_specs=P("b"), out_specs=P("b"), axis_names={"b"}
+        )(x)
+        return jax.lax.with_sharding_constraint(y, NamedSharding(m, P(("b", "a"))))
+
+    return f, m, (P("a"),), P(None, "b"), (jnp.ones((8, 16)),)
+
+
+def many_results():
+    m = mesh((8,), ("x",))
+
+    def f(a, b):
+        return tuple(a * i + b for i in range(7))
+
+    outs = tuple([P("x")] * 6 + [P(None, "x")])
+    return f, m, (P("x"), P()), outs, (jnp.ones((8, 8)), jnp.ones((8, 8)))
+
+
+def mesh4x2_dots():
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x, w, b):
+        h = jnp.einsum("bsd,df->bsf", x, w) + b
+        h = jax.nn.relu(h)
+        h = jax.lax.with_sharding_constraint(h, NamedSharding(m, P("x", None, "y")))
+        return h.sum(axis=1), jnp.transpose(h, (2, 0, 1)).reshape(16, -1)
+
+    ins = (P("x", None, None), P(None, "y"), P("y"))
+    outs = (P("x"), P())
+    args = (jnp.ones((8, 4, 16)), jnp.ones((16, 16)), jnp.ones((16,)))
+    return f, m, ins, outs, args
+
+
+PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots]
+
+
+def named(m, spec):
+    if isinstance(spec, tuple):
+        return tuple(NamedSharding(m, s) for s in spec)
+    return NamedSharding(m, spec)
+
+
+def main() -> None:
+    OUT.mkdir(exist_ok=True)
+    for program in PROGRAMS:
+        for shardy, tag in ((True, "sdy"), (False, "gspmd")):
+            jax.config.update("jax_use_shardy_partitioner", shardy)
+            f, m, ins, outs, args = program()
+            lowered = jax.jit(f, in_shardings=named(m, ins), out_shardings=named(m, outs)).lower(
+                *args
+            )
+            base = f"read_{program.__name__}.{tag}"
+            (OUT / f"{base}.mlir").write_text(lowered.as_text())
+            (OUT / f"{base}.hlo").write_text(lowered.as_text(dialect="hlo"))
+            if not shardy:
+                shutil.rmtree(DUMP, ignore_errors=True)
+                Path(DUMP).mkdir()
+                lowered.compile()
+                after = sorted(Path(DUMP).rglob("*after_sharding-propagation*.txt"))
+                if after:
+                    target = OUT / f"read_{program.__name__}.propagated.hlo"
+                    target.write_text(after[0].read_text())
+    shutil.rmtree(DUMP, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

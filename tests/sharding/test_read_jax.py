@@ -1,0 +1,86 @@
+"""Shardings of real JAX programs (``data/read_*``, made by ``generate_read.py``) land on the
+IR in XLA's GSPMD form whatever JAX wrote: StableHLO with Shardy or with ``mhlo.sharding``, and
+the HLO text of either. XLA's own conversion (the ``.gspmd.hlo`` JAX prints) is the reference:
+the same shardings on the parameters and the root, and the same ``Sharding`` /
+``SPMDFullToShardShape`` / ``SPMDShardToFullShape`` custom calls, in order, with their
+shardings and open dims."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from xlapy.ir.module import HloModule
+from xlapy.ir.opcode import Opcode
+from xlapy.loader import load
+from xlapy.sharding.read import import_sdy_hlo
+
+DATA = Path(__file__).parent / "data"
+NAMES = sorted({p.name.split(".")[0] for p in DATA.glob("read_*.gspmd.hlo")})
+TARGETS = ("Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape")
+
+
+def signature(module: HloModule) -> list[tuple[str, ...]]:
+    """Parameter and root shardings, then every sharding custom call (entry, then the bodies
+    it calls) with its sharding and backend config."""
+    out: list[tuple[str, ...]] = []
+    entry = module.entry
+    for p in entry.parameters:
+        out.append(("param", str(p.parameter_number), str(p.sharding)))
+    out.append(("root", str(entry.root.sharding)))
+    seen = set()
+
+    def walk(comp):
+        if comp.name in seen:
+            return
+        seen.add(comp.name)
+        for instr in comp.post_order():
+            if instr.opcode is Opcode.CUSTOM_CALL and instr.attrs.custom_call_target in TARGETS:
+                config = instr.backend_config or ""
+                out.append((instr.attrs.custom_call_target, str(instr.sharding), config))
+            if instr.opcode is Opcode.CALL:
+                walk(instr.attrs.to_apply)
+
+    walk(entry)
+    return out
+
+
+def _load(path: Path) -> HloModule:
+    module = load(str(path))
+    import_sdy_hlo(module)
+    return module
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("form", ["sdy.mlir", "gspmd.mlir", "sdy.hlo"])
+def test_every_form_reads_as_xla_converts_it(name, form):
+    want = signature(_load(DATA / f"{name}.gspmd.hlo"))
+    got = signature(_load(DATA / f"{name}.{form}"))
+    assert got == want
+
+
+def test_expected_shardings_of_the_shard_map_program():
+    module = _load(DATA / "read_mlp_shmap.sdy.mlir")
+    sig = signature(module)
+    assert sig[:3] == [
+        ("param", "0", "{devices=[2,1,4]<=[8] last_tile_dim_replicate}"),
+        ("param", "1", "{devices=[1,4,2]<=[2,4]T(1,0) last_tile_dim_replicate}"),
+        ("param", "2", "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"),
+    ]
+    assert sig[3] == ("root", "{{devices=[2,1,4]<=[8] last_tile_dim_replicate}, {replicated}}")
+    assert ("SPMDFullToShardShape", "{manual}", "") in sig
+    assert ("Sharding", "{replicated}", "unspecified_dims=[1]") in sig
+    assert module.config.num_partitions == 8
+
+
+def test_partial_manual_subgroups():
+    sig = signature(_load(DATA / "read_partial_manual.sdy.mlir"))
+    manual = "{devices=[1,1,2,4]<=[4,2]T(1,0) last_tile_dims={manual, replicated}}"
+    assert ("SPMDFullToShardShape", manual, "unspecified_dims=[0,1]") in sig
+    assert ("Sharding", "{devices=[8,1]<=[4,2]T(1,0)}", "") in sig
+
+
+def test_tuple_results_print_index_comments():
+    module = _load(DATA / "read_many_results.sdy.mlir")
+    assert "/*index=5*/{devices=[8,1]<=[8]}" in str(module.entry.root.sharding)
