@@ -248,6 +248,38 @@ def sort_cumsum():
     )
 
 
+@program
+def train_step():
+    """A 9-block Megatron MLP trained with Adam on a 2x4 mesh (~1,000 HLO instructions): the
+    program ``benchmarks/sharding_comm.py`` times partitioning on."""
+    blocks = 9
+    params = [(normal(16, 32) * 0.2, normal(32) * 0.1, normal(32, 16) * 0.2) for _ in range(blocks)]
+    specs = [(P(None, "model"), P("model"), P("model", None)) for _ in range(blocks)]
+
+    def loss(params, x, y):
+        for w1, b1, w2 in params:
+            x = x + jax.nn.gelu(x @ w1 + b1) @ w2
+        return jnp.mean((x - y) ** 2)
+
+    def step(params, m, v, x, y):
+        value, grads = jax.value_and_grad(loss)(params, x, y)
+        m = jax.tree.map(lambda m, g: 0.9 * m + 0.1 * g, m, grads)
+        v = jax.tree.map(lambda v, g: 0.999 * v + 0.001 * g * g, v, grads)
+        params = jax.tree.map(lambda p, m, v: p - 0.01 * m / (jnp.sqrt(v) + 1e-8), params, m, v)
+        return params, m, v, value
+
+    zeros = jax.tree.map(np.zeros_like, params)
+    data = P("data", None)
+    return (
+        step,
+        (2, 4),
+        ("data", "model"),
+        (specs, specs, specs, data, data),
+        (specs, specs, specs, P()),
+        (params, zeros, zeros, normal(16, 16), normal(16, 16)),
+    )
+
+
 def _shardings(mesh, specs):
     return jax.tree.map(lambda s: NamedSharding(mesh, s), specs, is_leaf=lambda s: isinstance(s, P))
 
