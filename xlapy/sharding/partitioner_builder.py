@@ -35,6 +35,7 @@ class ModuleState:
 
     module: HloModule
     num_devices: int
+    dry_runs: int = 0  # > 0: computations being built to look at, not kept
     next_channel: int = 1
     reducers: dict[tuple[Opcode, str], HloComputation] = field(default_factory=dict)
 

@@ -255,51 +255,63 @@ def _major(block: list[int], dims: Sequence[int]) -> int:
     return next((d for d in block if dims[d] > 1), block[0])
 
 
-def _carry_tiling(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
-                  blocks: list[tuple[list[int], list[int]]]) -> Tiling | None:  # fmt: skip
-    """The tiling of the reshaped value when only each block's major dim is tiled, evenly
-    (None otherwise); ``blocks`` pair source and destination dims."""
-    tiles = [1] * len(dst_dims)
+def _offending(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
+               blocks: list[tuple[list[int], list[int]]]) -> list[int]:  # fmt: skip
+    """The tiled source dims a local reshape cannot keep: any but a block's major dim, or a
+    major dim whose tiles do not divide both sides evenly."""
+    bad = []
     for src_block, dst_block in blocks:
         src_major, dst_major = _major(src_block, src_dims), _major(dst_block, dst_dims)
         for d in src_block:
             k = t.tiles[d]
             if k > 1 and (d != src_major or src_dims[d] % k or dst_dims[dst_major] % k):
-                return None
-        tiles[dst_major] = t.tiles[src_major]
+                bad.append(d)
+    return bad
+
+
+def _carry_tiling(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
+                  blocks: list[tuple[list[int], list[int]]]) -> Tiling:  # fmt: skip
+    """The tiling of the reshaped value, ``t`` having no ``_offending`` dims."""
+    tiles = [1] * len(dst_dims)
+    for src_block, dst_block in blocks:
+        tiles[_major(dst_block, dst_dims)] = t.tiles[_major(src_block, src_dims)]
     return Tiling(t.devices.reshape([*tiles, t.rep]))
 
 
 @handles(Opcode.RESHAPE)
 def reshape(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Local when only the major dim of each group of merged/split dims is tiled (evenly);
-    otherwise computed replicated."""
+    other tiled dims are gathered first (on the result's side when it has a sharding, whose
+    tiling is then reached by a local slice)."""
     v = p.value(instr.operands[0])
     src, dst = list(v.shape.dims), list(instr.shape.dims)
     blocks = reshape_blocks(src, dst)
+    if blocks is None:
+        return replicated_fallback(p, instr)
     target = p.target(instr)
-    if blocks is not None:
-        if isinstance(target, Tiling):
-            back = [(bj, bi) for bi, bj in blocks]
-            operand_t = _carry_tiling(target, dst, src, back)
-            t = target
-        else:
-            operand_t = tiling_of(v)
-            t = _carry_tiling(operand_t, src, dst, blocks)
-        if operand_t is not None and t is not None:
-            operand = p.resharded(v, operand_t).instr
-            shape = Shape(instr.shape.element_type, t.shard_dims(dst))
-            return PValue(p.b.reshape(operand, shape.dims), instr.shape, t)
-    return replicated_fallback(p, instr)
+    if isinstance(target, Tiling):
+        back = [(bj, bi) for bi, bj in blocks]
+        t = gather_dims(target, _offending(target, dst, src, back))
+        operand_t = _carry_tiling(t, dst, src, back)
+    else:
+        operand_t = tiling_of(v)
+        operand_t = gather_dims(operand_t, _offending(operand_t, src, dst, blocks))
+        t = _carry_tiling(operand_t, src, dst, blocks)
+    operand = p.resharded(v, operand_t).instr
+    return PValue(p.b.reshape(operand, t.shard_dims(dst)), instr.shape, t)
 
 
 def _whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Sequence[int],
                    local_attrs: dict[str, object] | None = None,
                    n_data: int = 1) -> PValue:  # fmt: skip
-    """An op that must see data dims ``whole`` entirely: its first ``n_data`` operands are
-    gathered there (others replicated scalars) and it runs locally; ``local_attrs`` is a
-    function of the local operand dims."""
-    t = gather_dims(tiling_of(p.value(instr.operands[0])), whole)
+    """An op that must see data dims ``whole`` entirely: its first ``n_data`` operands take
+    the tiling (one of theirs, gathered there) they reach most cheaply, the others are
+    replicated (scalars), and it runs locally; ``local_attrs`` is a function of the local
+    operand dims."""
+    data = [p.value(o) for o in instr.operands[:n_data]]
+    candidates = list(dict.fromkeys(gather_dims(tiling_of(v), whole) for v in data))
+    costs = [sum(p.cost(v, c) for v in data) for c in candidates]
+    t = candidates[costs.index(min(costs))]
     operands = []
     for i, o in enumerate(instr.operands):
         operands.append(p.operand(instr, i, t if i < n_data else p.replicated(o.shape)))
