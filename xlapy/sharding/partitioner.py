@@ -55,21 +55,22 @@ class PValue:
         instr: HloInstruction | None,
         shape: Shape,
         tiling: TilingTree,
-        make: Callable[[Tiling], HloInstruction] | None = None,
+        make: Callable[[Any], HloInstruction] | None = None,
         make_cost: Callable[[Tiling], float] | None = None,
+        elements: list[PValue] | None = None,
     ) -> None:
         self._instr = instr
         self.shape = shape
         self.tiling = tiling
         self.make = make
         self.make_cost = make_cost
+        self.elements = elements
         self.pieces: dict[Tiling, HloInstruction] = {}
 
     @property
     def instr(self) -> HloInstruction:
         if self._instr is None:
             assert self.make is not None
-            assert isinstance(self.tiling, Tiling)
             self._instr = self.make(self.tiling)
         return self._instr
 
@@ -181,6 +182,9 @@ class ComputationPartitioner:
             assert isinstance(v.tiling, tuple)
             if _same(v.tiling, tiling):
                 return v
+            if v.elements is not None:
+                return self.tuple_of(v.shape, [
+                    self.resharded(e, t) for e, t in zip(v.elements, tiling, strict=True)])  # fmt: skip
             parts = []
             for k, (s, t) in enumerate(zip(v.shape.tuple_shapes, tiling, strict=True)):
                 element = self.b.add(Opcode.GET_TUPLE_ELEMENT, [v.instr], {"index": k})
@@ -198,6 +202,16 @@ class ComputationPartitioner:
             else:
                 v.pieces[tiling] = reshard(self.b, v.instr, v.shape.dims, v.tiling, tiling)
         return PValue(v.pieces[tiling], v.shape, tiling)
+
+    def tuple_of(self, shape: Shape, elements: list[PValue]) -> PValue:
+        """A tuple of ``elements``, built when used whole."""
+        return PValue(
+            None,
+            shape,
+            tuple(e.tiling for e in elements),
+            lambda _: self.b.add(Opcode.TUPLE, [e.instr for e in elements]),
+            elements=elements,
+        )
 
     def cost(self, v: PValue, tiling: Tiling) -> float:
         """Bytes each device sends to have ``v`` (an array) tiled as ``tiling``."""

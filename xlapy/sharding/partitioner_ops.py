@@ -119,15 +119,15 @@ def bitcast_convert(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
 # ---- structure -----------------------------------------------------------------------------
 @handles(Opcode.TUPLE)
 def tuple_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    values = [p.value(o) for o in instr.operands]
-    new = p.b.add(Opcode.TUPLE, [v.instr for v in values])
-    return PValue(new, instr.shape, tuple(v.tiling for v in values))
+    return p.tuple_of(instr.shape, [p.value(o) for o in instr.operands])
 
 
 @handles(Opcode.GET_TUPLE_ELEMENT)
 def get_tuple_element(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     v = p.value(instr.operands[0])
     k = instr.attrs.index
+    if v.elements is not None:
+        return v.elements[k]
     if v.instr.opcode is Opcode.TUPLE:
         element = v.instr.operands[k]
     else:
@@ -322,17 +322,24 @@ def _whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Sequ
 
 @handles(Opcode.SLICE)
 def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Sliced dims gathered, except a prefix ``[0:limit]`` of a tiled dim whose pieces keep
+    their size (``ceil(limit / t) == ceil(N / t)``): each device keeps its piece, the part
+    past ``limit`` becoming padding."""
     spec = instr.attrs.slice
     dims = instr.operands[0].shape.dims
+    tiles = tiling_of(p.value(instr.operands[0])).tiles
     cut = [i for i, d in enumerate(spec.dimensions)
            if (d.start, d.limit, d.stride) != (0, dims[i], 1)]  # fmt: skip
+    kept = [i for i in cut if tiles[i] > 1 and spec.dimensions[i].start == 0
+            and spec.dimensions[i].stride == 1
+            and -(-spec.dimensions[i].limit // tiles[i]) == -(-dims[i] // tiles[i])]  # fmt: skip
 
     def local(local_dims: Sequence[int], t: Tiling) -> dict[str, object]:
-        parts = tuple(d if i in cut else A.SliceDimension(0, local_dims[i], 1)
+        parts = tuple(A.SliceDimension(0, local_dims[i], 1) if i not in cut or i in kept else d
                       for i, d in enumerate(spec.dimensions))  # fmt: skip
         return {"slice": A.SliceSpec(parts)}
 
-    return _whole_dims_op(p, instr, cut, local)
+    return _whole_dims_op(p, instr, [i for i in cut if i not in kept], local)
 
 
 @handles(Opcode.PAD)
@@ -426,29 +433,48 @@ def reducer_with_identity(instr: HloInstruction) -> bool:
 
 @handles(Opcode.REDUCE)
 def reduce(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    """Local reduce of each device's piece, padding masked to the identity, then an
-    all-reduce over the devices that split the reduced dims; variadic reduces (argmax) and
-    reducers without a known identity see the reduced dims whole."""
+    """Local reduce of each device's piece (padding masked to the init values, which HLO
+    requires to be the reducer's identity), then the partial results are combined over the
+    devices that split the reduced dims: by an all-reduce with the same computation for one
+    input, by an all-gather and a second reduce for several (argmax). A one-input reducer
+    whose identity is not evident sees the reduced dims whole."""
     n = len(instr.operands) // 2
     reduced = list(instr.attrs.dimensions)
     t = tiling_of(p.value(instr.operands[0]))
     tiled = [d for d in reduced if t.tiles[d] > 1]
-    if tiled and (n > 1 or not reducer_with_identity(instr)):
+    inits_known = all(o.opcode is Opcode.CONSTANT for o in instr.operands[n:])
+    if tiled and not (reducer_with_identity(instr) if n == 1 else inits_known):
         t = t.gathered(tiled)
         tiled = []
     inputs = [p.operand(instr, i, t) for i in range(n)]
     inits = [p.operand(instr, n + i, p.replicated(instr.operands[n + i].shape)) for i in range(n)]
     if tiled:
         dims = instr.operands[0].shape.dims
-        inputs = [mask_padding(p.b, x, dims, t, tiled, inits[0]) for x in inputs]
+        inputs = [mask_padding(p.b, x, dims, t, tiled, init) for x, init in zip(inputs, inits,
+                                                                               strict=True)]  # fmt: skip
     new = rebuild(p, instr, inputs + inits)
     kept = [d for d in range(t.rank) if d not in reduced]
     result_t = derive(t, kept)
-    if tiled:
+    if tiled and n == 1:
         new = p.b.all_reduce(new, instr.attrs.to_apply, t.groups_along(tiled))
+    elif tiled:
+        new = _combine_partials(p, instr, new, inits, t.groups_along(tiled))
     if n > 1:
         return PValue(new, instr.shape, tuple(result_t for _ in range(n)))
     return PValue(new, instr.shape, result_t)
+
+
+def _combine_partials(p: ComputationPartitioner, instr: HloInstruction, partial: HloInstruction,
+                      inits: list[HloInstruction], groups: list[list[int]]) -> HloInstruction:  # fmt: skip
+    """A variadic reduce's per-device results gathered along a new leading dim and reduced
+    over it with the same computation."""
+    gathered = []
+    for k, shape in enumerate(partial.shape.tuple_shapes):
+        element = p.b.add(Opcode.GET_TUPLE_ELEMENT, [partial], {"index": k})
+        lifted = p.b.reshape(element, [1, *shape.dims])
+        gathered.append(p.b.all_gather(lifted, 0, groups))
+    return p.b.add(Opcode.REDUCE, [*gathered, *inits],
+                   {"dimensions": (0,), "to_apply": instr.attrs.to_apply})  # fmt: skip
 
 
 # ---- convolution ---------------------------------------------------------------------------

@@ -29,9 +29,12 @@ def _propagation() -> list[Pass]:
 
 
 def spmd_pipeline(*, verify: bool = False, num_partitions: int = 0) -> Pipeline:
-    """Propagation, partitioning over ``num_partitions`` (0: the module's), dead code."""
+    """Propagation, dead code (JAX marks results with dead ``reshape``s carrying shardings,
+    which propagation reads), partitioning over ``num_partitions`` (0: the module's), dead
+    code."""
     passes: list[Pass | Pipeline] = [
         *_propagation(),
+        DeadCodeElimination(),
         SpmdPartitioner(num_partitions),
         DeadCodeElimination(),
     ]
