@@ -300,7 +300,9 @@ def partition_module(module: HloModule, num_devices: int | None = None) -> HloMo
     ``num_devices`` partitions (default: ``count_devices``)."""
     from xlapy.sharding import (  # noqa: F401 - register the handlers
         partitioner_control,
+        partitioner_conv,
         partitioner_dot,
+        partitioner_gather,
         partitioner_ops,
     )
 

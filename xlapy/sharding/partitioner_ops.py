@@ -1,5 +1,6 @@
-"""Partitioning handlers for elementwise, shape, reduction, sort, window and convolution ops
-(dot: ``partitioner_dot.py``; control flow: ``partitioner_control.py``).
+"""Partitioning handlers for elementwise, shape, reduction, sort and window ops
+(dot: ``partitioner_dot.py``; gather: ``partitioner_gather.py``; convolution:
+``partitioner_conv.py``; control flow: ``partitioner_control.py``).
 
 Each handler takes the instruction of the global program, reshards its operands to what a
 local computation needs and returns the per-device result with its tiling; the visitor then
@@ -475,22 +476,3 @@ def _combine_partials(p: ComputationPartitioner, instr: HloInstruction, partial:
         gathered.append(p.b.all_gather(lifted, 0, groups))
     return p.b.add(Opcode.REDUCE, [*gathered, *inits],
                    {"dimensions": (0,), "to_apply": instr.attrs.to_apply})  # fmt: skip
-
-
-# ---- convolution ---------------------------------------------------------------------------
-@handles(Opcode.CONVOLUTION)
-def convolution(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    """The input keeps its batch tiling (other dims gathered), the kernel is replicated;
-    grouped convolutions run replicated."""
-    if instr.attrs.feature_group_count != 1 or instr.attrs.batch_group_count != 1:
-        return replicated_fallback(p, instr)
-    dn = instr.attrs.dim_labels
-    lhs = tiling_of(p.value(instr.operands[0]))
-    batch = dn.input_batch_dimension
-    lhs_t = derive(lhs, [batch if d == batch else None for d in range(lhs.rank)])
-    x = p.operand(instr, 0, lhs_t)
-    k = p.operand(instr, 1, p.replicated(instr.operands[1].shape))
-    out_rank = instr.shape.rank
-    out_t = derive(lhs_t, [batch if d == dn.output_batch_dimension else None
-                           for d in range(out_rank)])  # fmt: skip
-    return PValue(rebuild(p, instr, [x, k]), instr.shape, out_t)
