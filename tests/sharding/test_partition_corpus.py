@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import xlapy
-from tests.sharding.corpus import NAMES, assert_matches_xla, load
+from tests.sharding.corpus import DATA, NAMES, assert_matches_xla, load
 from xlapy.sharding.comm import collective_bytes
 from xlapy.sharding.global_io import GlobalExecutable
 
@@ -17,6 +17,16 @@ def test_global_results_equal_xla(name, platform):
     exe = xlapy.compile(module, platform=platform)
     assert isinstance(exe, GlobalExecutable)
     assert exe.module.config.num_partitions == exe.num_partitions > 1
+    assert_matches_xla(exe(*args), want, name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_stablehlo_lowering_gives_the_same_results(name):
+    """The same programs as JAX prints them in StableHLO (Shardy or mhlo.sharding)."""
+    _, args, want = load(name)
+    module = xlapy.load(DATA / f"part_{name}.mlir")
+    exe = xlapy.compile(module, platform="interpreter")
+    assert isinstance(exe, GlobalExecutable)
     assert_matches_xla(exe(*args), want, name)
 
 

@@ -55,6 +55,17 @@ def test_cli_run_global_program(tmp_path, name, platform):
     assert_matches_xla(_outputs(out), load(name)[2], name)
 
 
+def test_cli_run_global_stablehlo(tmp_path):
+    name = "dp_step"
+    inputs = _global_inputs(name, tmp_path)
+    out = tmp_path / "out.npz"
+    program = str(DATA / f"part_{name}.mlir")
+    _cli(
+        "run", program, "--inputs", str(inputs), "--outputs", str(out), "--platform", "interpreter"
+    )
+    assert_matches_xla(_outputs(out), load(name)[2], name)
+
+
 def test_opt_spmd_then_run_per_device(tmp_path):
     name = "fsdp_step"
     printed = _cli("opt", str(DATA / f"part_{name}.hlo"), "--pipeline=spmd").stdout

@@ -42,7 +42,7 @@ def split(value: np.ndarray, tiling: Tiling) -> list[np.ndarray]:
         if piece.shape != shard:
             pad = [(0, c - n) for c, n in zip(shard, piece.shape, strict=True)]
             piece = np.pad(piece, pad)
-        pieces.append(np.ascontiguousarray(piece))
+        pieces.append(np.array(piece))  # a copy; 0-d stays 0-d
     return pieces
 
 

@@ -1,0 +1,235 @@
+"""Op by op: a global program partitioned over 4 devices gives what the same program gives
+on one device (the interpreter, shardings ignored), on the cases where partitioning is
+delicate: uneven pieces (10 rows over 4 devices: padding must never reach a result),
+out-of-range gather indices, halos, reducers whose init is not an identity, loops."""
+
+import numpy as np
+import pytest
+
+import xlapy
+from xlapy.errors import Unimplemented
+from xlapy.ir.module import HloModule
+from xlapy.sharding.comm import collective_bytes
+from xlapy.sharding.spmd_pipeline import partition
+
+ROWS4 = "{devices=[4,1]<=[4]}"
+COLS4 = "{devices=[1,4]<=[4]}"
+REP = "{replicated}"
+ADD = "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\n"
+MAX = (
+    "max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n"
+)
+
+
+def _check(text: str, *args: np.ndarray, exact: bool = False) -> HloModule:
+    module = xlapy.load(text)
+    want = xlapy.run(module, *args)
+    exe = xlapy.compile(module, platform="interpreter")
+    assert exe.num_partitions == 4
+    got = exe(*args)
+    for g, w in zip(got, want, strict=True):
+        if exact:
+            np.testing.assert_array_equal(g, w)
+        else:
+            np.testing.assert_allclose(g, w, rtol=1e-5, atol=1e-5)
+    return exe.module
+
+
+def _f32(*shape: int, seed: int = 0) -> np.ndarray:
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def test_reductions_over_uneven_pieces_ignore_padding():
+    text = f"""HloModule m
+{ADD}{MAX}
+ENTRY main {{
+  x = f32[10,6] parameter(0), sharding={ROWS4}
+  e = f32[10,6] exponential(x)
+  z = f32[] constant(0)
+  s = f32[6] reduce(e, z), dimensions={{0}}, to_apply=add
+  ninf = f32[] constant(-inf)
+  m = f32[6] reduce(x, ninf), dimensions={{0}}, to_apply=max
+  ROOT t = (f32[6], f32[6]) tuple(s, m), sharding={{{REP}, {REP}}}
+}}
+"""
+    spmd = _check(text, -np.abs(_f32(10, 6)) - 5)  # all negative: padding 0 would win max
+    assert "all-reduce" in {i.opcode.value for i in spmd.entry.instructions}
+
+
+def test_reduce_whose_init_is_not_an_identity_sees_the_dim_whole():
+    text = f"""HloModule m
+{ADD}
+ENTRY main {{
+  x = f32[8,4] parameter(0), sharding={ROWS4}
+  five = f32[] constant(5)
+  ROOT s = f32[4] reduce(x, five), dimensions={{0}}, to_apply=add, sharding={REP}
+}}
+"""
+    _check(text, _f32(8, 4))
+
+
+def test_dot_with_uneven_tiled_contracting_dims():
+    text = f"""HloModule m
+
+ENTRY main {{
+  a = f32[3,10] parameter(0), sharding={COLS4}
+  b = f32[10,5] parameter(1), sharding={ROWS4}
+  e = f32[3,10] exponential(a)
+  ROOT d = f32[3,5] dot(e, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}, sharding={REP}
+}}
+"""
+    _check(text, _f32(3, 10), _f32(10, 5, seed=1))
+
+
+@pytest.mark.parametrize("rows", [40, 42])
+def test_embedding_lookup_with_out_of_range_ids(rows):
+    text = f"""HloModule m
+
+ENTRY main {{
+  table = f32[{rows},4] parameter(0), sharding={ROWS4}
+  ids = s32[2,3,1] parameter(1), sharding={REP}
+  ROOT g = f32[2,3,4] gather(table, ids), offset_dims={{2}}, collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=2, slice_sizes={{1,4}}, sharding={REP}
+}}
+"""
+    ids = np.array([[[0], [rows - 1], [-3]], [[rows + 7], [5], [2]]], np.int32)
+    spmd = _check(text, _f32(rows, 4), ids, exact=True)
+    ops = {i.opcode.value for i in spmd.entry.instructions}
+    assert "all-reduce" in ops
+    assert "all-gather" not in ops
+
+
+@pytest.mark.parametrize(
+    ("height", "pad", "moves"),
+    [
+        (16, "1_1", "collective-permute"),
+        (16, "2_0", "collective-permute"),
+        (10, "1_1", "all-gather"),
+    ],
+)
+def test_convolution_halo_exchange(height, pad, moves):
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = f32[2,{height},5,3] parameter(0), sharding={{devices=[1,4,1,1]<=[4]}}
+  k = f32[3,3,3,2] parameter(1), sharding={REP}
+  ROOT c = f32[2,{height},5,2] convolution(x, k), window={{size=3x3 pad={pad}x1_1}}, dim_labels=b01f_01io->b01f, sharding={{devices=[1,4,1,1]<=[4]}}
+}}
+"""
+    spmd = _check(text, _f32(2, height, 5, 3), _f32(3, 3, 3, 2, seed=2))
+    assert moves in {i.opcode.value for i in spmd.entry.instructions}
+
+
+def test_sort_and_cumulative_sum_along_an_uneven_tiled_dim():
+    text = f"""HloModule m
+{ADD}
+less {{
+  a = f32[] parameter(0)
+  b = f32[] parameter(1)
+  ROOT lt = pred[] compare(a, b), direction=LT
+}}
+
+ENTRY main {{
+  x = f32[10,3] parameter(0), sharding={ROWS4}
+  s = f32[10,3] sort(x), dimensions={{0}}, to_apply=less, sharding={ROWS4}
+  z = f32[] constant(0)
+  c = f32[10,3] reduce-window(x, z), window={{size=10x1 pad=9_0x0_0}}, to_apply=add, sharding={ROWS4}
+  ROOT t = (f32[10,3], f32[10,3]) tuple(s, c)
+}}
+"""
+    _check(text, _f32(10, 3))
+
+
+def test_shape_ops_on_tiled_dims():
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = f32[8,6] parameter(0), sharding={{devices=[2,2]<=[4]}}
+  t = f32[6,8] transpose(x), dimensions={{1,0}}
+  r = f32[48] reshape(x)
+  z = f32[] constant(0)
+  p = f32[10,6] pad(x, z), padding=1_1x0_0
+  v = f32[8,6] reverse(x), dimensions={{0}}
+  c = f32[16,6] concatenate(x, v), dimensions={{0}}
+  i = s32[] constant(3)
+  j = s32[] constant(0)
+  d = f32[4,6] dynamic-slice(x, i, j), dynamic_slice_sizes={{4,6}}
+  u = f32[8,6] dynamic-update-slice(x, d, j, j)
+  o = f32[8,6] iota(), iota_dimension=0, sharding={ROWS4}
+  a = f32[8,6] add(u, o)
+  b = f32[3,8,6] broadcast(a), dimensions={{1,2}}
+  ROOT out = (f32[6,8], f32[48], f32[10,6], f32[16,6], f32[3,8,6]) tuple(t, r, p, c, b), sharding={{{REP}, {{devices=[4]<=[4]}}, {ROWS4}, {COLS4}, {{devices=[1,4,1]<=[4]}}}}
+}}
+"""
+    _check(text, _f32(8, 6), exact=True)
+
+
+def test_while_loop_with_a_tiled_state():
+    text = f"""HloModule m
+
+cond {{
+  s = (s32[], f32[8,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(3)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}}
+
+body {{
+  s = (s32[], f32[8,4]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[8,4] get-tuple-element(s), index=1
+  one = s32[] constant(1)
+  j = s32[] add(i, one)
+  y = f32[8,4] tanh(x)
+  w = f32[4,4] constant({{{{1,0,0,0}},{{0,2,0,0}},{{0,0,1,0}},{{1,0,0,1}}}})
+  z = f32[8,4] dot(y, w), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}
+  ROOT t = (s32[], f32[8,4]) tuple(j, z)
+}}
+
+ENTRY main {{
+  x = f32[8,4] parameter(0), sharding={ROWS4}
+  zero = s32[] constant(0)
+  s = (s32[], f32[8,4]) tuple(zero, x)
+  w = (s32[], f32[8,4]) while(s), condition=cond, body=body
+  ROOT r = f32[8,4] get-tuple-element(w), index=1, sharding={ROWS4}
+}}
+"""
+    spmd = _check(text, _f32(8, 4))
+    assert collective_bytes(spmd) == 0  # rows stay on their device through the loop
+
+
+def test_conditional_branches_are_partitioned():
+    text = f"""HloModule m
+
+on_true {{
+  x = f32[8] parameter(0)
+  ROOT e = f32[8] exponential(x)
+}}
+
+on_false {{
+  x = f32[8] parameter(0)
+  ROOT n = f32[8] negate(x)
+}}
+
+ENTRY main {{
+  p = pred[] parameter(0), sharding={REP}
+  x = f32[8] parameter(1), sharding={{devices=[4]<=[4]}}
+  ROOT c = f32[8] conditional(p, x, x), true_computation=on_true, false_computation=on_false, sharding={{devices=[4]<=[4]}}
+}}
+"""
+    for flag in (True, False):
+        _check(text, np.array(flag), _f32(8))
+
+
+def test_random_numbers_are_refused_by_name():
+    text = """HloModule m
+
+ENTRY main {
+  x = f32[8] parameter(0), sharding={devices=[4]<=[4]}
+  lo = f32[] constant(0)
+  hi = f32[] constant(1)
+  r = f32[8] rng(lo, hi), distribution=rng_uniform
+  ROOT a = f32[8] add(x, r), sharding={devices=[4]<=[4]}
+}
+"""
+    with pytest.raises(Unimplemented, match=r"rng r cannot be partitioned"):
+        partition(xlapy.load(text))
