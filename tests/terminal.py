@@ -13,14 +13,21 @@ import termios
 from pathlib import Path
 
 
+def open_terminal() -> tuple[int, int]:
+    """A pseudo-terminal of 40 rows by 120 columns (a new one has a size of 0 x 0): its
+    leader and follower file descriptors."""
+    leader, follower = pty.openpty()
+    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    return leader, follower
+
+
 def xlapy_on_terminal(
     args: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> tuple[int, str]:
     """``xlapy ARGS`` with stdout and stderr on a pseudo-terminal of 40 rows by 120 columns
     (a new one has a size of 0 x 0), ``env`` added to the environment; its exit status and
     everything the terminal received."""
-    leader, follower = pty.openpty()
-    fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    leader, follower = open_terminal()
     process = subprocess.Popen(
         [sys.executable, "-m", "xlapy", *args],
         stdin=subprocess.DEVNULL,

@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 import xlapy
+from xlapy.backend.cpu.codegen.while_emitter import FIRST_CHUNK
 from xlapy.errors import EvaluationError, InvalidArgument
 from xlapy.interpreter.loop_limit import describe_state
 
@@ -206,3 +207,25 @@ def test_cli_interpret_fails_the_test_with_an_infinite_loop(platform: str) -> No
         "condition region_0 still true after 7 iterations, state s32[] 7",
         "0 passed, 1 failed",
     ]
+
+
+@pytest.mark.parametrize("kind", KERNELS)
+def test_the_bound_holds_across_the_chunks_of_a_compiled_loop(kind: str) -> None:
+    limit = 3 * FIRST_CHUNK + 5  # the whole-loop kernel returns to Python after each chunk
+    exe = _compile(_infinite(), kind, limit, KERNELS[kind][2])
+    with pytest.raises(EvaluationError) as info:
+        exe(X)
+    message = str(info.value)
+    assert f"got condition cond still true after {limit} iterations" in message
+    assert message.endswith(f"state (s32[] {limit}, f32[4], pred[] {str(limit % 2 == 1).lower()})")
+
+
+@pytest.mark.parametrize("kind", ["cpu-whole-loop", "cpu-loop-over-plans"])
+def test_a_long_compiled_loop_runs_to_its_end(kind: str) -> None:
+    count = 5 * FIRST_CHUNK + 3  # several chunks of the whole-loop kernel, then an odd rest
+    program = (DATA / "infinite_loop.hlo").read_text().replace("constant(-1)", f"constant({count})")
+    got = _compile(xlapy.load(program), kind, None, KERNELS[kind][2])(X)
+    i, x, flip = got
+    assert int(i) == count
+    assert bool(flip) is bool(count % 2)
+    np.testing.assert_array_equal(x, X + np.float32(0.5 * count))  # exact: halves of small ints

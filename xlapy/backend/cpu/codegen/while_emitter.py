@@ -27,9 +27,14 @@ replaces the whole state::
     out0[0] = state0
     out1[0] = state1
 
-``loop`` is ``[max_while_iterations, 0]`` (``-1``: no bound, and then a shared array the
-kernel never writes); a kernel stopped by the bound sets ``loop[1]`` and returns the state the
-next iteration would have consumed, and the runner raises ``loop_limit_error`` with it.
+``loop`` is ``[budget, 0]``: a kernel whose condition still holds after ``budget``
+iterations sets ``loop[1]`` and returns the state the next iteration would consume. The
+budget is always finite, so the kernel never runs an endless loop (which LLVM may replace by
+its closed form, or assume terminates): the runner (``_chunked``) calls it again on that
+state, in chunks of iterations that grow while a call takes less than ``CHUNK_SECONDS``,
+until the condition is false. Between chunks Python runs, so Ctrl-C interrupts the loop
+(naming it and the iteration, as the interpreter does), and ``max_while_iterations`` caps
+the last chunk and raises ``loop_limit_error`` with the state.
 """
 
 from __future__ import annotations
@@ -156,7 +161,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if dots:
         run = _one_blas_thread(run)
     return Kernel(
-        run=_bounded(run, instr, options.max_while_iterations),
+        run=_chunked(run, instr, options.max_while_iterations),
         how=f"numba whole loop, {len(shapes)} state elements"
         + (f", {dots} BLAS products" if dots else ""),
         source=source,
@@ -167,35 +172,48 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
     )
 
 
-_UNBOUNDED = np.array([-1, 0], np.int64)
-"""The ``loop`` argument of every unbounded run: ``iterations == -1`` never holds, so the
-kernel never writes it (one array shared by every thread)."""
+FIRST_CHUNK = 1 << 10
+"""Iterations of a loop's first call of its kernel (most loops end within it)."""
+
+MAX_CHUNK = 1 << 30
+"""The most iterations of one call of a loop's kernel."""
+
+CHUNK_SECONDS = 0.05
+"""A call of the kernel that ends sooner doubles the next chunk: a long loop returns to
+Python a few times a second at most, and Ctrl-C waits for one call at most."""
 
 
-def _bounded(
+def _chunked(
     run: Callable[[list[Value], RunContext], Value], instr: HloInstruction, limit: int | None
 ) -> Callable[[list[Value], RunContext], Value]:
-    """``run`` of the kernel on the state's leaves and the ``loop`` argument: ``[-1, 0]``
-    without a bound; with one, a fresh ``[limit, 0]`` checked after the call."""
+    """``run`` of the kernel on the state's leaves and the ``loop`` argument, called in chunks
+    of iterations until the condition is false (see the module docstring); raises
+    ``loop_limit_error`` when ``limit`` iterations were not enough, and marks a Ctrl-C with
+    the loop and its iteration."""
 
-    def unbounded(operands: list[Value], ctx: RunContext) -> Value:
+    def chunked(operands: list[Value], ctx: RunContext) -> Value:
         (state,) = operands
-        leaves = list(state) if isinstance(state, tuple) else [state]
-        return run([*leaves, _UNBOUNDED], ctx)
+        done, chunk = 0, FIRST_CHUNK
+        try:
+            while True:
+                budget = chunk if limit is None else min(chunk, limit - done)
+                control = np.array([budget, 0], np.int64)
+                leaves = list(state) if isinstance(state, tuple) else [state]
+                start = time.perf_counter()
+                state = run([*leaves, control], ctx)
+                if not control[1]:
+                    return state
+                done += budget
+                if done == limit:
+                    raise loop_limit_error(instr, limit, state)
+                if time.perf_counter() - start < CHUNK_SECONDS:
+                    chunk = min(2 * chunk, MAX_CHUNK)
+        except KeyboardInterrupt as interrupt:
+            if not hasattr(interrupt, "xlapy_loop"):  # the innermost loop
+                interrupt.xlapy_loop = f"while {instr.name}, iteration {done}"  # type: ignore[attr-defined]
+            raise
 
-    if limit is None:
-        return unbounded
-
-    def bounded(operands: list[Value], ctx: RunContext) -> Value:
-        (state,) = operands
-        leaves = list(state) if isinstance(state, tuple) else [state]
-        control = np.array([limit, 0], np.int64)
-        value = run([*leaves, control], ctx)
-        if control[1]:
-            raise loop_limit_error(instr, limit, value)
-        return value
-
-    return bounded
+    return chunked
 
 
 def _one_blas_thread(

@@ -61,35 +61,29 @@ def while_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     leaves = leaf_count(instr.operands[0].shape)
     nothing: Mask = (False,) * leaves
     everything: Mask = (True,) * leaves
+    limit = options.max_while_iterations
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         (state,) = operands
         owned = everything if ctx.donatable else nothing
         call = ctx.call_owned
         assert call is not None
-        # sequential by spec: each iteration consumes the state the previous one produced.
-        while call(condition, [state], nothing)[0]:
-            state, owned = call(body, [state], owned)
-        return state
-
-    limit = options.max_while_iterations
-
-    def run_bounded(operands: list[Value], ctx: RunContext) -> Value:
-        (state,) = operands
-        owned = everything if ctx.donatable else nothing
-        call = ctx.call_owned
-        assert call is not None
         iteration = 0
-        # sequential by spec: each iteration consumes the state the previous one produced.
-        while call(condition, [state], nothing)[0]:
-            if iteration == limit:
-                raise loop_limit_error(instr, iteration, state)
-            state, owned = call(body, [state], owned)
-            iteration += 1
+        try:
+            # sequential by spec: each iteration consumes the state the previous one produced.
+            while call(condition, [state], nothing)[0]:
+                if iteration == limit:
+                    raise loop_limit_error(instr, iteration, state)
+                state, owned = call(body, [state], owned)
+                iteration += 1
+        except KeyboardInterrupt as interrupt:
+            if not hasattr(interrupt, "xlapy_loop"):  # the innermost loop
+                interrupt.xlapy_loop = f"while {instr.name}, iteration {iteration}"  # type: ignore[attr-defined]
+            raise
         return state
 
     return Kernel(
-        run=run if limit is None else run_bounded,
+        run=run,
         how=f"loop in Python over compiled {condition.name} and {body.name}",
         calls=(condition, body),
     )
