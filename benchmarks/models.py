@@ -115,7 +115,7 @@ MAIN_COLUMNS: list[tuple[str, str, object]] = [
     ("xlapy/XLA", "---:", lambda r: ratio_text(r.xlapy_call, r.xla_call)),
     ("agree", "---", lambda r: agreement_text(r.agree)),
     ("agree (cold)", "---", lambda r: agreement_text(r.cold_agree)),
-    ("if not: XLA, xlapy vs float64", "---", lambda r: r.float64 or "—"),
+    ("where not: output, XLA and xlapy vs float64", "---", lambda r: r.float64 or "—"),
 ]
 
 STEP_COLUMNS: list[tuple[str, str, object]] = [
@@ -169,7 +169,8 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
     fn, example = model.build()
     jitted = jax.jit(fn)
     on_device = jax.device_put(example)
-    ref = _leaves(jitted(*on_device))
+    reference = jitted(*on_device)
+    ref = _leaves(reference)
     row.xla_call = median_seconds(
         lambda: jax.block_until_ready(jitted(*on_device)), args.repeat, args.budget
     )
@@ -182,7 +183,7 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
         got = _leaves(ours(*host))
         row.agree = compare(got, ref)
         if not row.agree.ok:
-            row.float64 = _float64_distances(fn, example, got, ref)
+            row.float64 = _float64_distances(fn, example, got, reference)
         row.xlapy_call = median_seconds(lambda: ours(*host), args.repeat, args.budget)
     except Exception as exc:
         first_line = (str(exc).splitlines() or [""])[0][:300]
@@ -191,21 +192,32 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
 
 
 def _float64_distances(
-    fn: object, example: object, ours: list[np.ndarray], ref: list[np.ndarray]
+    fn: object, example: object, ours: list[np.ndarray], reference: object
 ) -> str:
-    """How far XLA's and xlapy's float32 outputs each are from the same model run by XLA in
-    float64 (float32 arguments widened, outputs narrowed back): a disagreement that XLA
-    shares with float64 is the model's conditioning (e.g. Adam's first step, g / (|g| + eps)
-    for gradients near zero), not xlapy's arithmetic."""
+    """For each output where xlapy and XLA disagree (at most 3 named): how far XLA's and
+    xlapy's float32 values each are from the same model run by XLA in float64 (float32
+    arguments widened, outputs narrowed back). A disagreement that XLA shares with float64 is
+    the model's conditioning (a gradient that is zero in exact arithmetic, as a key bias's in
+    attention; Adam's first step g / (|g| + eps) for gradients near zero), not xlapy's
+    arithmetic."""
 
     def widen(leaf: object) -> object:
         a = np.asarray(jax.numpy.asarray(leaf))
         return a.astype(np.float64) if a.dtype == np.float32 else a
 
     with jax.enable_x64(True):
-        wide = jax.jit(fn)(*jax.tree_util.tree_map(widen, example))  # type: ignore[arg-type]
-        exact = [w.astype(r.dtype) for w, r in zip(_leaves(wide), ref, strict=True)]
-    return f"{compare(ref, exact).text}, {compare(ours, exact).text}"
+        wide = _leaves(jax.jit(fn)(*jax.tree_util.tree_map(widen, example)))  # type: ignore[arg-type]
+    paths = jax.tree_util.tree_flatten_with_path(reference)[0]
+    notes = []
+    for (path, ref), got, exact in zip(paths, ours, wide, strict=True):
+        ref = np.asarray(ref)
+        if compare([got], [ref]).ok:
+            continue
+        exact = exact.astype(ref.dtype)
+        xla_error, our_error = compare([ref], [exact]).text, compare([got], [exact]).text
+        notes.append(f"`{jax.tree_util.keystr(path)}` {xla_error}, {our_error}")
+    more = f" (+{len(notes) - 3} more)" if len(notes) > 3 else ""
+    return "; ".join(notes[:3]) + more
 
 
 def _geomean(values: list[float]) -> float:
