@@ -8,7 +8,9 @@ lowered with ``jax_use_shardy_partitioner`` on and off, saved as
 - ``read_<name>.gspmd.mlir`` / ``read_<name>.gspmd.hlo``: ``mhlo.sharding`` strings and the HLO
   text XLA converted them to (the reference GSPMD form);
 - ``read_<name>.propagated.hlo``: XLA's module after its ``sharding-propagation`` pass (GSPMD),
-  from ``--xla_dump_hlo_pass_re=sharding-propagation``.
+  from ``--xla_dump_hlo_pass_re=sharding-propagation``;
+- ``prop_<name>.propagated.hlo``: the same for each program of the partitioner corpus
+  (``generate.py``), whose input is its ``part_<name>_gspmd.hlo``.
 """
 
 import os
@@ -106,8 +108,40 @@ def named(m, spec):
     return NamedSharding(m, spec)
 
 
+def _dump_propagation(lowered, target: Path) -> None:
+    shutil.rmtree(DUMP, ignore_errors=True)
+    Path(DUMP).mkdir()
+    lowered.compile()
+    after = sorted(Path(DUMP).rglob("*after_sharding-propagation*.txt"))
+    if after:
+        target.write_text(after[0].read_text())
+
+
+def corpus() -> None:
+    """``prop_<name>.propagated.hlo`` for the partitioner corpus (GSPMD lowering)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    import generate  # the corpus generator; its XLA_FLAGS are set before any device exists
+
+    os.environ["XLA_FLAGS"] += f" --xla_dump_to={DUMP} --xla_dump_hlo_pass_re=sharding-propagation"
+    jax.config.update("jax_use_shardy_partitioner", False)
+    for name, make in generate.PROGRAMS.items():
+        fn, mesh_shape, axes, in_specs, out_specs, args = make()
+        devices = np.array(jax.devices()[: int(np.prod(mesh_shape))]).reshape(mesh_shape)
+        m = Mesh(devices, axes)
+        jitted = jax.jit(
+            fn,
+            in_shardings=generate._shardings(m, in_specs),
+            out_shardings=generate._shardings(m, out_specs),
+        )
+        _dump_propagation(jitted.lower(*args), OUT / f"prop_{name}.propagated.hlo")
+
+
 def main() -> None:
     OUT.mkdir(exist_ok=True)
+    if sys.argv[1:] == ["--corpus"]:
+        corpus()
+        shutil.rmtree(DUMP, ignore_errors=True)
+        return
     for program in PROGRAMS:
         for shardy, tag in ((True, "sdy"), (False, "gspmd")):
             jax.config.update("jax_use_shardy_partitioner", shardy)
@@ -119,13 +153,7 @@ def main() -> None:
             (OUT / f"{base}.mlir").write_text(lowered.as_text())
             (OUT / f"{base}.hlo").write_text(lowered.as_text(dialect="hlo"))
             if not shardy:
-                shutil.rmtree(DUMP, ignore_errors=True)
-                Path(DUMP).mkdir()
-                lowered.compile()
-                after = sorted(Path(DUMP).rglob("*after_sharding-propagation*.txt"))
-                if after:
-                    target = OUT / f"read_{program.__name__}.propagated.hlo"
-                    target.write_text(after[0].read_text())
+                _dump_propagation(lowered, OUT / f"read_{program.__name__}.propagated.hlo")
     shutil.rmtree(DUMP, ignore_errors=True)
 
 

@@ -32,22 +32,29 @@ def _propagate(module):
     return module
 
 
+def _key(instr) -> str:
+    """Instructions by name; the copies constraints become, by what they copy."""
+    if instr.opcode is Opcode.COPY and instr.name.startswith("copy"):
+        return f"copy({instr.operands[0].name})"
+    return instr.name
+
+
 @pytest.mark.parametrize("case", CASES)
 def test_propagated_shardings_match_xla(case):
     ours = _propagate(load(str(_input(case))))
     xla = load(str(DATA / f"{case}.propagated.hlo"))
-    by_name = {i.name: i for c in ours.computations for i in c.instructions}
+    by_name = {_key(i): i for c in ours.computations for i in c.instructions}
     compared = 0
     differ = []
     for comp in xla.computations:
         for instr in comp.instructions:
-            mine = by_name.get(instr.name)
+            mine = by_name.get(_key(instr))
             if mine is None or instr.sharding is None or mine.opcode is not instr.opcode:
                 continue
             compared += 1
             if mine.sharding != instr.sharding:
                 differ.append(f"{instr.name}: ours {mine.sharding} XLA {instr.sharding}")
-    assert compared >= 3
+    assert compared >= 2
     assert not differ, "\n".join(differ)
 
 
@@ -110,10 +117,14 @@ ENTRY e {
 """
     module = _propagate(parse_hlo(text))
     got = {i.name: str(i.sharding) for i in module.entry.instructions}
-    assert got["e"] == "{devices=[4,1]<=[4]}"  # backward from the constraint
+    assert got["e"] == "{devices=[4,1]<=[4]}"  # given by the constraint
     assert got["p"] == "{replicated}"  # provided: never replaced
     assert got["n"] == "{devices=[4,1]<=[4]}"
-    assert got["o"] == "{devices=[4,1]<=[4]}"  # the open dim 0 took its operand's tiling
+    # The constraints are copies now; the open one's dim 0 took its operand's tiling.
+    open_copy = module.entry.root.operands[0]
+    assert open_copy.opcode is Opcode.COPY
+    assert str(open_copy.sharding) == "{devices=[4,1]<=[4]}"
+    assert not any(i.opcode is Opcode.CUSTOM_CALL for i in module.entry.instructions)
 
 
 def test_while_body_shares_the_loop_sharding():
@@ -173,4 +184,3 @@ def test_merge_and_reshape_helpers():
     assert str(reshape_sharding(shape, xlapy.shape("f32[16,3]"), s)) == (
         "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"
     )
-    assert Opcode.RESHAPE  # the module under test handles reshape through this helper

@@ -30,7 +30,8 @@ custom calls, rng, infeed and the like: nothing (replicated at the end).
 
 Output: every instruction has a sharding afterwards; those propagation left undecided get
 ``{replicated}`` (a tuple of them for tuple shapes), so the partitioner never guesses.
-``Sharding`` custom calls stay in the module (the partitioner treats them as copies).
+``Sharding`` custom calls become ``copy`` instructions carrying their sharding, as in XLA; a
+fully specified constraint also gives its sharding to an operand that has none.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ def can_propagate_through(instr: HloInstruction, level: int) -> bool:
     """XLA's ``CanPropagateThroughAtAggressiveLevel``."""
     if _is_elementwise(instr) or _target(instr) == SHARDING or instr.opcode in _PASS_THROUGH:
         return True
+    if instr.opcode is Opcode.PARAMETER:
+        return True  # a callee's parameter follows its caller at every level
     if instr.opcode is Opcode.BROADCAST:
         return level >= 2
     return level >= 1
@@ -365,6 +368,8 @@ def _backward(instr: HloInstruction, user: HloInstruction, level: int) -> list[H
         return []
     if us.is_manual and not us.is_tuple:
         return [HloSharding.single(instr.shape, us)]  # inside a manual region
+    if not is_spatially_partitioned(us):
+        return []  # only split users say something (XLA's GetShardingFromUser)
     op = user.opcode
     indices = [i for i, o in enumerate(user.operands) if o is instr]
     index = indices[0]
@@ -387,6 +392,8 @@ def _backward(instr: HloInstruction, user: HloInstruction, level: int) -> list[H
         return [transpose_sharding(us, [perm.index(i) for i in range(len(perm))])]
     if op is Opcode.REVERSE:
         return [reverse_sharding(us, user.attrs.dimensions)]
+    if op in (Opcode.DYNAMIC_SLICE, Opcode.DYNAMIC_UPDATE_SLICE, Opcode.CONCATENATE) and not level:
+        return []
     if op is Opcode.DYNAMIC_SLICE:
         if index != 0:
             return []
@@ -536,16 +543,13 @@ class ShardingPropagation(Pass):
         if to_output is None:
             to_output = any(config.allow_spmd_sharding_propagation_to_output)
         entry = module.entry
+        open_dims = _constraints_to_copies(module)
+        changed |= bool(open_dims)
         provided: set[int] = set()
-        open_dims: dict[int, tuple[int, ...]] = {}
         for comp in module.computations:
             for instr in comp.instructions:
                 if instr.sharding is not None and instr.sharding.is_unknown:
                     instr.sharding = None
-                if _target(instr) == SHARDING:
-                    dims = unspecified_dims(instr)
-                    if dims:
-                        open_dims[id(instr)] = dims
                 if instr.sharding is None:
                     continue
                 if instr.opcode is Opcode.PARAMETER:
@@ -595,7 +599,9 @@ class _Run:
                     if id(instr) in done_fwd:
                         continue
                     done_fwd.add(id(instr))
-                    if self._infer(instr, _forward(instr, self.ctx), level, may_combine):
+                    if not can_propagate_through(instr, level):
+                        continue
+                    if self._infer(instr, _forward(instr, self.ctx), may_combine):
                         self._touched(instr, done_fwd, done_bwd)
                         changed = True
                 for instr in reversed(order):
@@ -606,7 +612,7 @@ class _Run:
                     for user in self.users.get(id(instr), []):
                         cands += _backward(instr, user, level)
                     cands += self._related_backward(instr)
-                    if self._infer(instr, cands, level, may_combine):
+                    if self._infer(instr, cands, may_combine):
                         self._touched(instr, done_fwd, done_bwd)
                         changed = True
             any_change |= changed
@@ -651,11 +657,8 @@ class _Run:
         self,
         instr: HloInstruction,
         candidates: Sequence[HloSharding | None],
-        level: int,
         may_combine: bool,
     ) -> bool:
-        if not can_propagate_through(instr, level) and instr.opcode is not Opcode.PARAMETER:
-            return False
         if id(instr) in self.provided:
             return may_combine and self._refine_open(instr, candidates)
         changed = False
@@ -698,6 +701,31 @@ class _Run:
                 instr.sharding = merged
                 return True
         return False
+
+
+def _constraints_to_copies(module: HloModule) -> dict[int, tuple[int, ...]]:
+    """XLA's ``ProcessShardingInstruction``: each ``Sharding`` custom call becomes a ``copy``
+    with its sharding; a fully specified one also gives its sharding to an operand that has
+    none. Returns the open dims of the partially specified copies (by id); an entry for every
+    replaced constraint (empty when none is open) so the caller knows something changed."""
+    open_dims: dict[int, tuple[int, ...]] = {}
+    for comp in reversed(module.computations):  # callers first: XLA's names for the copies
+        for instr in reversed(comp.post_order()):
+            if _target(instr) != SHARDING or instr.sharding is None:
+                continue
+            dims = unspecified_dims(instr)
+            copy = HloInstruction(
+                Opcode.COPY, instr.shape, [instr.operands[0]], name="copy",
+                sharding=instr.sharding, metadata=instr.metadata,
+            )  # fmt: skip
+            comp.add_instruction(copy, before=instr)
+            comp.replace_all_uses(instr, copy)
+            comp.remove_instruction(instr)
+            open_dims[id(copy)] = dims
+            operand = copy.operands[0]
+            if not dims and operand.sharding is None:
+                operand.sharding = copy.sharding
+    return open_dims
 
 
 def _complete(module: HloModule) -> bool:
