@@ -182,6 +182,30 @@ def embedding():
 
 
 @program
+def embedding_step():
+    """An embedding table split on the vocabulary, trained by SGD: its gradient is a
+    scatter-add into the table."""
+
+    def loss(table, head, ids, y):
+        h = jnp.take(table, ids, axis=0).mean(axis=1)
+        return jnp.mean((h @ head - y) ** 2)
+
+    def step(table, head, ids, y):
+        value, (g_table, g_head) = jax.value_and_grad(loss, argnums=(0, 1))(table, head, ids, y)
+        return table - 0.5 * g_table, head - 0.5 * g_head, value
+
+    ids = RNG.integers(0, 64, (8, 5)).astype(np.int32)
+    return (
+        step,
+        (8,),
+        ("x",),
+        (P("x", None), P(), P(), P()),
+        (P("x", None), P(), P()),
+        (normal(64, 16), normal(16, 4), ids, normal(8, 4)),
+    )
+
+
+@program
 def conv():
     def f(x, k):
         return lax.conv_general_dilated(
