@@ -119,6 +119,43 @@ ENTRY main {{
     assert moves in {i.opcode.value for i in spmd.entry.instructions}
 
 
+@pytest.mark.parametrize(
+    ("window", "out", "moves"),
+    [
+        ("size=1x3x1 pad=0_0x1_1x0_0", 16, "collective-permute"),  # ends padded with -inf
+        ("size=1x2x1 stride=1x2x1", 8, None),  # max pooling: no halo
+        ("size=1x3x1 stride=1x2x1 pad=0_0x0_1x0_0", 8, "collective-permute"),
+    ],
+)
+def test_reduce_window_halo(window, out, moves):
+    text = f"""HloModule m
+{MAX}
+ENTRY main {{
+  x = f32[2,16,3] parameter(0), sharding={{devices=[1,4,1]<=[4]}}
+  ninf = f32[] constant(-inf)
+  ROOT r = f32[2,{out},3] reduce-window(x, ninf), window={{{window}}}, to_apply=max, sharding={{devices=[1,4,1]<=[4]}}
+}}
+"""
+    spmd = _check(text, -np.abs(_f32(2, 16, 3)) - 1)  # negative: a zero halo would win
+    ops = {i.opcode.value for i in spmd.entry.instructions}
+    assert "all-gather" not in ops
+    if moves:
+        assert moves in ops
+
+
+def test_strided_convolution_halo():
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = f32[2,16,5,3] parameter(0), sharding={{devices=[1,4,1,1]<=[4]}}
+  k = f32[3,3,3,2] parameter(1), sharding={REP}
+  ROOT c = f32[2,8,5,2] convolution(x, k), window={{size=3x3 stride=2x1 pad=0_1x1_1}}, dim_labels=b01f_01io->b01f, sharding={{devices=[1,4,1,1]<=[4]}}
+}}
+"""
+    spmd = _check(text, _f32(2, 16, 5, 3), _f32(3, 3, 3, 2, seed=2))
+    assert "all-gather" not in {i.opcode.value for i in spmd.entry.instructions}
+
+
 def test_sort_and_cumulative_sum_along_an_uneven_tiled_dim():
     text = f"""HloModule m
 {ADD}

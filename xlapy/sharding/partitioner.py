@@ -300,10 +300,10 @@ def partition_module(module: HloModule, num_devices: int | None = None) -> HloMo
     ``num_devices`` partitions (default: ``count_devices``)."""
     from xlapy.sharding import (  # noqa: F401 - register the handlers
         partitioner_control,
-        partitioner_conv,
         partitioner_dot,
         partitioner_gather,
         partitioner_ops,
+        partitioner_windows,
     )
 
     n = num_devices or count_devices(module)

@@ -1,6 +1,6 @@
-"""Partitioning handlers for elementwise, shape, reduction, sort and window ops
-(dot: ``partitioner_dot.py``; gather: ``partitioner_gather.py``; convolution:
-``partitioner_conv.py``; control flow: ``partitioner_control.py``).
+"""Partitioning handlers for elementwise, shape, reduction and sort ops
+(dot: ``partitioner_dot.py``; gather: ``partitioner_gather.py``; convolution, reduce-window:
+``partitioner_windows.py``; control flow: ``partitioner_control.py``).
 
 Each handler takes the instruction of the global program, reshards its operands to what a
 local computation needs and returns the per-device result with its tiling; the visitor then
@@ -302,7 +302,7 @@ def reshape(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     return PValue(p.b.reshape(operand, t.shard_dims(dst)), instr.shape, t)
 
 
-def _whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Sequence[int],
+def whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Sequence[int],
                    local_attrs: dict[str, object] | None = None,
                    n_data: int = 1) -> PValue:  # fmt: skip
     """An op that must see data dims ``whole`` entirely: its first ``n_data`` operands take
@@ -340,7 +340,7 @@ def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
                       for i, d in enumerate(spec.dimensions))  # fmt: skip
         return {"slice": A.SliceSpec(parts)}
 
-    return _whole_dims_op(p, instr, [i for i in cut if i not in kept], local)
+    return whole_dims_op(p, instr, [i for i in cut if i not in kept], local)
 
 
 @handles(Opcode.PAD)
@@ -349,17 +349,17 @@ def pad(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     padded = [
         i for i, d in enumerate(config.dimensions) if (d.low, d.high, d.interior) != (0, 0, 0)
     ]
-    return _whole_dims_op(p, instr, padded)
+    return whole_dims_op(p, instr, padded)
 
 
 @handles(Opcode.REVERSE)
 def reverse(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    return _whole_dims_op(p, instr, list(instr.attrs.dimensions))
+    return whole_dims_op(p, instr, list(instr.attrs.dimensions))
 
 
 @handles(Opcode.CONCATENATE)
 def concatenate(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    return _whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
+    return whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
 
 
 @handles(Opcode.DYNAMIC_SLICE)
@@ -372,7 +372,7 @@ def dynamic_slice(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         return {"dynamic_slice_sizes": tuple(
             sizes[i] if i in cut else local_dims[i] for i in range(len(sizes)))}  # fmt: skip
 
-    return _whole_dims_op(p, instr, cut, local)
+    return whole_dims_op(p, instr, cut, local)
 
 
 @handles(Opcode.DYNAMIC_UPDATE_SLICE)
@@ -380,22 +380,13 @@ def dynamic_update_slice(p: ComputationPartitioner, instr: HloInstruction) -> PV
     dims = instr.operands[0].shape.dims
     update = instr.operands[1].shape.dims
     cut = [i for i in range(len(dims)) if update[i] != dims[i]]
-    return _whole_dims_op(p, instr, cut, n_data=2)
+    return whole_dims_op(p, instr, cut, n_data=2)
 
 
 @handles(Opcode.SORT)
 def sort(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Sorted along a gathered dim (XLA does the same when the dim is tiled)."""
-    return _whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
-
-
-@handles(Opcode.REDUCE_WINDOW)
-def reduce_window(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
-    """Windowed dims gathered whole; other dims stay tiled."""
-    n = len(instr.operands) // 2
-    windowed = [i for i, w in enumerate(instr.attrs.window.dimensions)
-                if w != A.WindowDimension(1)]  # fmt: skip
-    return _whole_dims_op(p, instr, windowed, n_data=n)
+    return whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
 
 
 # ---- reductions ------------------------------------------------------------------------------
