@@ -142,6 +142,53 @@ def test_values_are_exact():
     assert np.isnan(c.imag)  # XLA: a NaN real part makes the imaginary part NaN too
 
 
+# XLA's parser skips every comma, and a lone element where an array belongs sets the first
+# element (the rest are zeros): ``bf16[17, 22] constant(1)`` is in XLA's own indexing tests.
+LENIENT = [
+    ("1", "bf16[3,2]", [[1, 0], [0, 0], [0, 0]]),
+    ("true", "pred[2]", [True, False]),
+    ("-inf", "f32[2]", [-np.inf, 0]),
+    ("7", "s4[1,1,2]", [[[7, 0]]]),
+    ("{1 2 3}", "f32[3]", [1, 2, 3]),
+    ("{,1,,2,3,}", "s32[3]", [1, 2, 3]),
+    ("{ {1, 2}{3, 4}, }", "f32[2,2]", [[1, 2], [3, 4]]),
+]
+
+
+@pytest.mark.parametrize(("text", "shape", "values"), LENIENT)
+def test_literal_leniency_of_xla(text: str, shape: str, values: list[object]) -> None:
+    got = parse(text, shape)
+    assert got.shape == np.asarray(values).shape
+    assert got.astype(np.float64).tolist() == np.asarray(values, np.float64).tolist()
+
+
+def test_constant_of_a_lone_element_in_a_module() -> None:
+    import xlapy
+
+    module = xlapy.load("HloModule m\nENTRY e {\n  ROOT c1 = bf16[17, 22] constant(1)\n}\n")
+    expected = np.zeros((17, 22), ml_dtypes.bfloat16)
+    expected[0, 0] = 1
+    got = xlapy.run(module, platform="interpreter")
+    assert got[0].dtype == expected.dtype
+    assert got[0].tobytes() == expected.tobytes()
+
+
+@pytest.mark.oracle
+def test_literal_leniency_as_xla_reads_it() -> None:
+    """XLA reads each lenient literal as we do (it prints the values it read in full)."""
+    from xlapy.text.hlo_parser import parse_shape
+
+    texts = [
+        f"HloModule m\nENTRY e {{\n  ROOT c = {shape} constant({text})\n}}\n"
+        for text, shape, _ in LENIENT
+    ]
+    proc = subprocess.run([sys.executable, "-c", _XLA], input="\0".join(texts),
+                          capture_output=True, text=True, check=False)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for (text, shape, _), xla in zip(LENIENT, proc.stdout.split("\0"), strict=True):
+        assert format_literal(parse_literal(text, parse_shape(shape))) == xla, (text, shape)
+
+
 @pytest.mark.parametrize(
     ("text", "shape", "message"),
     [
@@ -160,6 +207,11 @@ def test_values_are_exact():
         ("{1}", "c64[1]", "expected a complex element"),
         ("{0}", "f8e8m0fnu[1]", "out of range for f8e8m0fnu"),
         ("{1, 2} x", "f32[2]", "unexpected text after the literal"),
+        ("{1, 2, 3, 4}", "f32[2,2]", "expected '{' for the nested array at depth 1"),
+        ("{1 x}", "f32[2]", "expected a f32 element, found 'x'"),
+        ("1", "f32[0]", "expected '{' to start a literal of shape f32[0]"),
+        ("(1, 2)", "c64[2]", "expected '{' to start a literal of shape c64[2]"),
+        ("300", "s8[2]", "value 300 is out of range for s8"),
     ],
 )
 def test_literal_errors(text: str, shape: str, message: str):

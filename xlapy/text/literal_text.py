@@ -37,6 +37,8 @@ _INT_TOKEN = re.compile(r"-?\d+")
 _SPACE = re.compile(r"(?:\s+|//[^\n\r]*|/\*.*?\*/)+", re.S)
 _BRACES = re.compile(r"[{}]")
 _ELIDED = re.compile(r"\{\s*\.\.\.\s*\}")
+_SEPARATORS = re.compile(r"[\s,]+")
+_STRAY = re.compile(r"[^\s,{}]")
 
 # NaN payload support per type (xla/util.cc RoundTripNanPayload and the parser's checks):
 # IEEE-like types with a quiet bit; the fn/fnuz/e8m0 types and 4/6-bit types have none.
@@ -234,10 +236,20 @@ class _Source:
 
 
 def _skeleton(dims: Sequence[int]) -> str:
-    level = "{" + "," * (dims[-1] - 1) + "}" if dims[-1] else "{}"
+    """The braces of a dense literal of ``dims`` with ``e`` for each element (no commas)."""
+    level = "{" + "e" * dims[-1] + "}"
     for d in reversed(dims[:-1]):
-        level = "{" + ",".join([level] * d) + "}"
+        level = "{" + level * d + "}"
     return level
+
+
+def _structure(region: str) -> str | None:
+    """The braces of ``region`` with ``e`` for each element, commas and blanks dropped (XLA's
+    parser skips every comma: ``{1 2}``, ``{,1,,2,}`` and ``{1, 2}`` are the same literal);
+    None when something else is there."""
+    if _STRAY.search(_ELEM.sub("", region)):
+        return None
+    return _SEPARATORS.sub("", _ELEM.sub("e", region))
 
 
 def parse_literal_at(
@@ -299,24 +311,37 @@ def _parse_value(src: _Source, pos: int, shape: Shape, top: bool) -> tuple[Value
         array = _convert(src, [m.group()], [m.start()], etype)
         return array.reshape(()), m.end(), False
     if not text.startswith("{", pos):
-        raise src.error(pos, f"expected '{{' to start a literal of shape {shape}")
+        return _first_element_only(src, pos, shape)
     end = _matching_brace(src, pos)
     region = text[pos:end]
     if "/" in region:
         # Comments (XLA prints ``/*i0=0*/`` index hints) become blanks of the same length, so
         # digits inside them are not elements and offsets stay valid.
         region = _SPACE.sub(lambda c: " " * len(c.group()), region)
-    matches = list(_ELEM.finditer(region))
     count = math.prod(shape.dims)
     # Each element takes a character: a larger count cannot match (and its skeleton, a
     # string as long as the count, is not built).
-    if count > len(region) or re.sub(r"\s+", "", _ELEM.sub("", region)) != _skeleton(shape.dims):
+    if count > len(region) or _structure(region) != _skeleton(shape.dims):
         _locate_structure_error(src, pos, shape)
         raise src.error(pos, f"literal does not have shape {shape}")
-    if len(matches) != count:
-        raise src.error(pos, f"literal has {len(matches)} elements; shape {shape} needs {count}")
+    matches = list(_ELEM.finditer(region))
     array = _convert(src, [m.group() for m in matches], [pos + m.start() for m in matches], etype)
     return array.reshape(shape.dims), end, False
+
+
+def _first_element_only(src: _Source, pos: int, shape: Shape) -> tuple[Value, int, bool]:
+    """A lone element where an array literal of ``shape`` belongs (``bf16[17,22]
+    constant(1)``): XLA's parser accepts it and sets the array's first element to it, every
+    other element to zero (it does not broadcast it). Complex elements and empty arrays are
+    refused, as XLA refuses them."""
+    etype = shape.element_type
+    m = _ELEM.match(src.text, pos)
+    if not m or etype.is_complex or not math.prod(shape.dims):
+        raise src.error(pos, f"expected '{{' to start a literal of shape {shape}")
+    first = _convert(src, [m.group()], [m.start()], etype)
+    array = np.zeros(shape.dims, etype.numpy)
+    array.flat[0] = first[0]
+    return array, m.end(), False
 
 
 def _matching_brace(src: _Source, pos: int) -> int:
@@ -355,6 +380,8 @@ def _locate_structure_error(src: _Source, pos: int, shape: Shape) -> None:
         count = 0
         while True:
             pos = src.skip(pos)
+            while text.startswith(",", pos):  # XLA's parser skips every comma
+                pos = src.skip(pos + 1)
             if text.startswith("}", pos):
                 if count != dims[depth]:
                     raise src.error(
@@ -363,10 +390,6 @@ def _locate_structure_error(src: _Source, pos: int, shape: Shape) -> None:
                         f"(dimension {depth} of {shape}), found {count}",
                     )
                 return pos + 1
-            if count:
-                if not text.startswith(",", pos):
-                    raise src.error(pos, f"expected ',' or '}}', found {src.describe(pos)}")
-                pos += 1
             if count == dims[depth]:
                 raise src.error(
                     src.skip(pos),
