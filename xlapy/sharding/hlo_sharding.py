@@ -62,6 +62,8 @@ class HloSharding:
     """An immutable HLO sharding. Build with the static constructors or ``parse``."""
 
     __slots__ = (
+        "_data_rank",
+        "_hash",
         "assignment",
         "device",
         "kind",
@@ -99,20 +101,24 @@ class HloSharding:
         """Raw construction without normalisation; use the static constructors."""
         if kind not in _KINDS:
             raise ValueError(f"unknown sharding kind {kind!r}")
-        self.kind = kind
-        self.assignment = assignment
-        self.device = device
-        self.replicate_on_last_tile_dim = replicate_on_last_tile_dim
-        self.subgroup_types = tuple(subgroup_types)
-        self.tuple_elements = tuple(tuple_elements)
-        self.shard_group = shard_group
-        self.metadata = metadata
-        self.raw = raw
+        init = object.__setattr__
+        init(self, "kind", kind)
+        init(self, "assignment", assignment)
+        init(self, "device", device)
+        init(self, "replicate_on_last_tile_dim", replicate_on_last_tile_dim)
+        init(self, "subgroup_types", tuple(subgroup_types))
+        init(self, "tuple_elements", tuple(tuple_elements))
+        init(self, "shard_group", shard_group)
+        init(self, "metadata", metadata)
+        init(self, "raw", raw)
+        rank = -1
+        if assignment is not None:
+            rank = assignment.ndim - int(replicate_on_last_tile_dim) - len(self.subgroup_types)
+        init(self, "_data_rank", rank)
+        init(self, "_hash", None)
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, name):
-            raise AttributeError(f"HloSharding is immutable (setting {name})")
-        object.__setattr__(self, name, value)
+        raise AttributeError(f"HloSharding is immutable (setting {name})")
 
     # ---- constructors -----------------------------------------------------------------
     @staticmethod
@@ -275,7 +281,7 @@ class HloSharding:
         return self._replace(shard_group=shard_group)
 
     def _replace(self, **changes: object) -> HloSharding:
-        values = {name: getattr(self, name) for name in HloSharding.__slots__}
+        values = {name: getattr(self, name) for name in HloSharding.__slots__ if name[0] != "_"}
         values.update(changes)
         kind = values.pop("kind")
         return HloSharding(kind, **values)  # type: ignore[arg-type]
@@ -360,11 +366,9 @@ class HloSharding:
     @property
     def tiled_data_rank(self) -> int:
         """Tile dims that split data: all but the replicated/subgroup dims."""
-        self._need("tiled_data_rank", "tiled")
-        assert self.assignment is not None
-        return (
-            self.assignment.ndim - int(self.replicate_on_last_tile_dim) - len(self.subgroup_types)
-        )
+        if self._data_rank < 0:
+            self._need("tiled_data_rank", "tiled")
+        return self._data_rank
 
     data_rank = tiled_data_rank
 
@@ -558,7 +562,9 @@ class HloSharding:
         return self._key() == other._key()
 
     def __hash__(self) -> int:
-        return hash(self._key())
+        if self._hash is None:
+            object.__setattr__(self, "_hash", hash(self._key()))
+        return self._hash  # type: ignore[return-value]
 
     def __repr__(self) -> str:
         return f"HloSharding({self})"

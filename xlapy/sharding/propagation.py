@@ -52,6 +52,7 @@ from xlapy.sharding.sharding_util import (
     insert_dims,
     is_more_specific,
     is_spatially_partitioned,
+    memo,
     merge_sharding,
     partially_replicate_all_except,
     partially_replicate_tiled_dims,
@@ -98,8 +99,15 @@ _SAME_SHAPE = frozenset(
 """Ops whose result has the shape of their (first) operand, tile for tile."""
 
 
+_ELEMENTWISE: dict[Opcode, bool] = {}
+
+
 def _is_elementwise(instr: HloInstruction) -> bool:
-    return Trait.ELEMENTWISE in instr.opdef.traits or instr.opcode in _SAME_SHAPE
+    known = _ELEMENTWISE.get(instr.opcode)
+    if known is None:
+        known = Trait.ELEMENTWISE in instr.opdef.traits or instr.opcode in _SAME_SHAPE
+        _ELEMENTWISE[instr.opcode] = known
+    return known
 
 
 def _target(instr: HloInstruction) -> str:
@@ -178,8 +186,16 @@ def _reduce_forward(s: HloSharding, dims: Sequence[int]) -> HloSharding:
 
 
 def _map_dims(s: HloSharding, mapping: dict[int, int], out_rank: int) -> HloSharding:
+    return _map_dims_cached(s, tuple(sorted(mapping.items())), out_rank)
+
+
+@memo
+def _map_dims_cached(
+    s: HloSharding, pairs: tuple[tuple[int, int], ...], out_rank: int
+) -> HloSharding:
     """A sharding of a rank-``out_rank`` value whose dim ``mapping[d]`` carries the tiles of
     ``s``'s dim ``d``; dims of ``s`` not mapped are replicated, unmapped output dims unsplit."""
+    mapping = dict(pairs)
     if s.kind != "tiled":
         return s
     r = s.tiled_data_rank

@@ -11,14 +11,46 @@ form where XLA's functions keep it (transposes and reshapes of the device array)
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import wraps
 from math import prod
+from typing import Any, TypeVar
 
 import numpy as np
 
 from xlapy.shape import Shape
 from xlapy.sharding.hlo_sharding import HloSharding
 from xlapy.sharding.tile_assignment import TileAssignment
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def cache_key(arg: Any) -> Any:
+    """A hashable key for a pure function's argument: lists as tuples; a sharding with its
+    spelling (iota or explicit devices) and metadata, which equality ignores."""
+    if isinstance(arg, list):
+        return tuple(arg)
+    if isinstance(arg, HloSharding):
+        ta = arg.assignment
+        return (arg, arg.metadata, None if ta is None else ta.iota)
+    return arg
+
+
+def memo(fn: F) -> F:
+    """Caches a pure function of shardings, shapes and int sequences."""
+    cache: dict[tuple, Any] = {}
+
+    @wraps(fn)
+    def call(*args: Any) -> Any:
+        key = tuple(cache_key(a) for a in args)
+        found = cache.get(key)
+        if found is None:
+            if len(cache) > 50_000:
+                cache.clear()
+            found = cache[key] = fn(*args)
+        return found
+
+    return call  # type: ignore[return-value]
 
 
 def _types(s: HloSharding) -> tuple[str, ...]:
@@ -73,6 +105,7 @@ def is_more_specific(lhs: HloSharding, rhs: HloSharding) -> bool:
     return lhs.kind != "replicated"
 
 
+@memo
 def partially_replicate_tiled_dims(s: HloSharding, dims: Sequence[int]) -> HloSharding:
     """``s`` with data dims ``dims`` no longer split: their devices become copies (XLA's
     ``PartiallyReplicateTiledShardingOnDims``)."""
@@ -108,6 +141,7 @@ def replicate_all_data_dims(s: HloSharding) -> HloSharding:
     return s if s.kind in ("manual", "maximal") else HloSharding.replicate(s.metadata)
 
 
+@memo
 def remove_dims(s: HloSharding, dims: Sequence[int]) -> HloSharding:
     """Drop data dims ``dims`` (each must have 1 tile; replicate them first)."""
     if s.kind != "tiled":
@@ -120,6 +154,7 @@ def remove_dims(s: HloSharding, dims: Sequence[int]) -> HloSharding:
     return _rebuild(ta.reshape(new), _types(s), s)
 
 
+@memo
 def insert_dims(s: HloSharding, positions: Sequence[int], rank: int) -> HloSharding:
     """Add unsplit data dims at ``positions`` of the ``rank``-d result."""
     if s.kind != "tiled":
@@ -132,6 +167,7 @@ def insert_dims(s: HloSharding, positions: Sequence[int], rank: int) -> HloShard
     return _rebuild(ta.reshape(shape + list(ta.dims[r:])), _types(s), s)
 
 
+@memo
 def transpose_sharding(s: HloSharding, perm: Sequence[int]) -> HloSharding:
     """Result dim ``i`` is operand dim ``perm[i]`` (XLA's ``TransposeSharding``)."""
     if s.kind != "tiled":
@@ -142,6 +178,7 @@ def transpose_sharding(s: HloSharding, perm: Sequence[int]) -> HloSharding:
     return _rebuild(s.assignment.transpose(full), _types(s), s)
 
 
+@memo
 def reverse_sharding(s: HloSharding, dims: Sequence[int]) -> HloSharding:
     """The sharding of ``reverse(x, dims)`` when ``x`` has ``s``: tiles in reverse order."""
     if s.kind != "tiled" or not any(data_tiles(s, s.tiled_data_rank)[d] > 1 for d in dims):
@@ -258,6 +295,7 @@ def _group_tiles(src: list[int], tgt: list[int], tiles: list[int]) -> tuple[list
         failed |= new_fail
 
 
+@memo
 def reshape_sharding(source: Shape, target: Shape, s: HloSharding) -> HloSharding:
     """The sharding of ``reshape(x)`` to ``target`` when ``x`` (``source``) has ``s`` (XLA's
     ``ReshapeSharding``): within each group of dims with equal products, the dims are cut
