@@ -120,8 +120,10 @@ def _is_zero_padding(instr: HloInstruction) -> bool:
 
 
 def _reverses_nothing(instr: HloInstruction) -> bool:
+    """Every reversed dimension has at most one element (an unbounded ``?`` has size -1
+    here and may have many)."""
     dims = instr.operands[0].shape.dims
-    return all(dims[d] <= 1 for d in instr.attrs.dimensions)
+    return all(0 <= dims[d] <= 1 for d in instr.attrs.dimensions)
 
 
 def _has_full_update(m: Match) -> HloInstruction | None:

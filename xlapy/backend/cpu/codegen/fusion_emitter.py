@@ -171,6 +171,7 @@ def compile_kernel(
     """
     start = time.perf_counter()
     instructions = _instructions(root, leaves)
+    numba_types.check_static(instructions, f"{root.opcode.value} {root.name}")
     em = KernelEmitter(name)
     em.flush_denormals = options.flush_denormals
     for instr in instructions:

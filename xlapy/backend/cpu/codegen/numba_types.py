@@ -10,12 +10,14 @@ integers, complex) raises NoKernel, and the instruction runs in the interpreter.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 
 import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
+from xlapy.ir.instruction import HloInstruction
 
 COMPILED: tuple[ElementType, ...] = (
     dtypes.PRED,
@@ -56,6 +58,18 @@ def check(t: ElementType, where: str) -> None:
     """Raises NoKernel unless arrays of ``t`` compile (``where`` names the instruction)."""
     if t not in _NUMBA_NAMES:
         raise NoKernel(f"{where}: element type {t} is computed by the interpreter")
+
+
+def check_static(instructions: Iterable[HloInstruction], where: str) -> None:
+    """Raises NoKernel when one of ``instructions`` has a dynamic dimension (``?``, ``<=N``):
+    generated kernels loop over static dims; such ops run the interpreter's evals, which size
+    them from the values."""
+    for instr in instructions:
+        if not instr.shape.is_static:
+            raise NoKernel(
+                f"{where}: {instr.opcode.value} {instr.name} has dynamic dimensions "
+                f"({instr.shape.to_hlo(layout=False)})"
+            )
 
 
 def ctor(t: ElementType) -> str:

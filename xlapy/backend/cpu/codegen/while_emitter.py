@@ -101,6 +101,8 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
     shapes = _state_shapes(instr)
     condition: HloComputation = instr.attrs.condition
     body: HloComputation = instr.attrs.body
+    for comp in (condition, body):
+        numba_types.check_static(comp.instructions, f"while {instr.name}")
     if options.flush_denormals and any(i.opcode is Opcode.DOT for i in body.instructions):
         raise NoKernel(f"while {instr.name}: a dot under flush_denormals (runs as plans)")
     em = KernelEmitter(f"while_{instr.name}")
