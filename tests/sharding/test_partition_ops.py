@@ -200,6 +200,18 @@ ENTRY main {{
     _check(text, _f32(8, 6), exact=True)
 
 
+def test_broadcast_expanding_a_size_one_dim():
+    # The [1,16] operand is tiled on its size-1 dim; only device 0 holds its row.
+    text = f"""HloModule m
+
+ENTRY main {{
+  r = f32[1,16] parameter(0), sharding={{devices=[4,1]<=[4]}}
+  ROOT b = f32[8,16] broadcast(r), dimensions={{0,1}}, sharding={ROWS4}
+}}
+"""
+    _check(text, _f32(1, 16), exact=True)
+
+
 def test_while_loop_with_a_tiled_state():
     text = f"""HloModule m
 

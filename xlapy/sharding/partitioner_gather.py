@@ -1,4 +1,8 @@
-"""Partitioning ``gather`` (XLA's ``gather_scatter_handler.cc``, its index-masking strategy).
+"""Partitioning ``gather`` (XLA's ``gather_scatter_handler.cc``: passthrough and index
+masking).
+
+A table tiled only on dims the gather slices whole keeps its tiling: each device gathers from
+its piece, and those dims pass through to the result's offset dims.
 
 A table tiled on one dim that the gather indexes with single rows (a collapsed dim of
 ``start_index_map``: an embedding lookup with the table split on the vocabulary) stays
@@ -20,7 +24,7 @@ from xlapy.shape import Shape
 from xlapy.sharding.comm import shape_bytes
 from xlapy.sharding.partitioner import ComputationPartitioner, PValue, replicated_fallback
 from xlapy.sharding.partitioner_builder import PRED
-from xlapy.sharding.partitioner_ops import handles, rebuild, tiling_of
+from xlapy.sharding.partitioner_ops import derive, handles, rebuild, tiling_of
 from xlapy.sharding.partitioner_tiling import Tiling
 
 
@@ -38,10 +42,35 @@ def _masked_dim(instr: HloInstruction, t: Tiling) -> int | None:
     return d
 
 
+def _passthrough(p: ComputationPartitioner, instr: HloInstruction, t: Tiling) -> PValue | None:
+    """The gather computed where the table lies when only dims it slices whole are tiled
+    (they pass through to the result's offset dims); None otherwise."""
+    a = instr.attrs
+    table = instr.operands[0]
+    whole = [d for d in range(t.rank) if a.slice_sizes[d] == table.shape.dims[d]
+             and d not in a.collapsed_slice_dims and d not in a.operand_batching_dims]  # fmt: skip
+    tiled = [d for d in range(t.rank) if t.tiles[d] > 1]
+    if not tiled or any(d not in whole for d in tiled):
+        return None
+    local_dims = t.shard_dims(table.shape.dims)
+    sizes = tuple(local_dims[d] if d in whole else n for d, n in enumerate(a.slice_sizes))
+    idx = p.operand(instr, 1, p.replicated(instr.operands[1].shape))
+    kept = [d for d in range(t.rank) if d not in a.collapsed_slice_dims
+            and d not in a.operand_batching_dims]  # fmt: skip
+    out_map: list[int | None] = [None] * instr.shape.rank
+    for position, d in zip(a.offset_dims, kept, strict=True):
+        out_map[position] = d
+    new = rebuild(p, instr, [p.value(table).instr, idx], slice_sizes=sizes)
+    return PValue(new, instr.shape, derive(t, out_map))
+
+
 @handles(Opcode.GATHER)
 def gather(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     table, indices = instr.operands
     t = tiling_of(p.value(table))
+    passed = _passthrough(p, instr, t)
+    if passed is not None:
+        return passed
     d = _masked_dim(instr, t)
     if d is None:
         return replicated_fallback(p, instr)

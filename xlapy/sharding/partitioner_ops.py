@@ -199,19 +199,22 @@ def iota(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
 @handles(Opcode.BROADCAST)
 def broadcast(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Built in the tiling its user asks for (deferred), from its operand resharded to the
-    matching dims: a broadcast of a scalar or a bias never moves the broadcast result."""
+    matching dims: a broadcast of a scalar or a bias never moves the broadcast result. An
+    operand dim of size 1 expanded to a longer result dim is kept whole."""
     v = p.value(instr.operands[0])
-    dims = list(instr.attrs.dimensions)
+    out_dims = instr.shape.dims
+    dims = [d if v.shape.dims[k] == out_dims[d] else None
+            for k, d in enumerate(instr.attrs.dimensions)]  # fmt: skip
 
     def make(t: Tiling) -> HloInstruction:
         operand = p.resharded(v, derive(t, dims)).instr
-        shape = Shape(instr.shape.element_type, t.shard_dims(instr.shape.dims))
+        shape = Shape(instr.shape.element_type, t.shard_dims(out_dims))
         return rebuild(p, instr, [operand], shape=shape)
 
     def make_cost(t: Tiling) -> float:
         return p.cost(v, derive(t, dims))
 
-    inverse = {d: k for k, d in enumerate(dims)}
+    inverse = {d: k for k, d in enumerate(dims) if d is not None}
     natural = derive(tiling_of(v), [inverse.get(r) for r in range(instr.shape.rank)])
     return PValue(None, instr.shape, natural, make, make_cost)
 
@@ -256,23 +259,31 @@ def _major(block: list[int], dims: Sequence[int]) -> int:
     return next((d for d in block if dims[d] > 1), block[0])
 
 
-def _offending(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
-               blocks: list[tuple[list[int], list[int]]]) -> list[int]:  # fmt: skip
-    """The tiled source dims a local reshape cannot keep: any but a block's major dim, or a
-    major dim whose tiles do not divide both sides evenly."""
-    bad = []
+def _divides(k: int, sizes: Sequence[int]) -> bool:
+    return all(n % k == 0 for n in sizes)
+
+
+def _keepable(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
+              blocks: list[tuple[list[int], list[int]]]) -> Tiling:  # fmt: skip
+    """``t`` changed so that a local reshape can keep it: in each group of merged/split
+    dims, a tile axis on a minor dim moves to the group's untiled major dim (an all-to-all)
+    when the sizes allow; tiles it still cannot keep are gathered."""
     for src_block, dst_block in blocks:
         src_major, dst_major = _major(src_block, src_dims), _major(dst_block, dst_dims)
-        for d in src_block:
-            k = t.tiles[d]
-            if k > 1 and (d != src_major or src_dims[d] % k or dst_dims[dst_major] % k):
-                bad.append(d)
-    return bad
+        tiled = [d for d in src_block if t.tiles[d] > 1]
+        sizes = (src_dims[src_major], dst_dims[dst_major])
+        if all(d == src_major and _divides(t.tiles[d], sizes) for d in tiled):
+            continue
+        if len(tiled) == 1 and t.tiles[src_major] == 1 and _divides(t.tiles[tiled[0]], sizes):
+            t = t.moved(tiled[0], src_major)
+        else:
+            t = gather_dims(t, tiled)
+    return t
 
 
 def _carry_tiling(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
                   blocks: list[tuple[list[int], list[int]]]) -> Tiling:  # fmt: skip
-    """The tiling of the reshaped value, ``t`` having no ``_offending`` dims."""
+    """The tiling of the reshaped value (``t`` is ``_keepable``)."""
     tiles = [1] * len(dst_dims)
     for src_block, dst_block in blocks:
         tiles[_major(dst_block, dst_dims)] = t.tiles[_major(src_block, src_dims)]
@@ -282,8 +293,8 @@ def _carry_tiling(t: Tiling, src_dims: Sequence[int], dst_dims: Sequence[int],
 @handles(Opcode.RESHAPE)
 def reshape(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Local when only the major dim of each group of merged/split dims is tiled (evenly);
-    other tiled dims are gathered first (on the result's side when it has a sharding, whose
-    tiling is then reached by a local slice)."""
+    other tile axes move to the major dim or are gathered first (``_keepable``; on the
+    result's side when it has a sharding, which is then reached by a reshard)."""
     v = p.value(instr.operands[0])
     src, dst = list(v.shape.dims), list(instr.shape.dims)
     blocks = reshape_blocks(src, dst)
@@ -292,11 +303,10 @@ def reshape(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     target = p.target(instr)
     if isinstance(target, Tiling):
         back = [(bj, bi) for bi, bj in blocks]
-        t = gather_dims(target, _offending(target, dst, src, back))
+        t = _keepable(target, dst, src, back)
         operand_t = _carry_tiling(t, dst, src, back)
     else:
-        operand_t = tiling_of(v)
-        operand_t = gather_dims(operand_t, _offending(operand_t, src, dst, blocks))
+        operand_t = _keepable(tiling_of(v), src, dst, blocks)
         t = _carry_tiling(operand_t, src, dst, blocks)
     operand = p.resharded(v, operand_t).instr
     return PValue(p.b.reshape(operand, t.shard_dims(dst)), instr.shape, t)

@@ -4,10 +4,10 @@
 - nothing, when the tilings are equal;
 - a local ``dynamic-slice`` when every device's new piece lies inside its old one (from
   replicated, or splitting tiles further): offsets from tables indexed by ``partition-id``;
-- an ``all-to-all`` when one tiled dim's tile axis moves to an untiled dim (XLA's
-  ``ReshardWithAllToAll``);
-- otherwise ``all-gather`` of the fewest tiled dims that makes the local slice possible
-  (XLA's replicate-then-slice fallback, gathering only what it must).
+- ``all-gather`` of the fewest tiled dims that makes the local slice possible (XLA's
+  replicate-then-slice fallback, gathering only what it must);
+- an ``all-to-all`` moving one tiled dim's tile axis to an untiled dim (XLA's
+  ``ReshardWithAllToAll``), then the fewest all-gathers, when that sends less.
 
 Shards that do not divide evenly (``Tiling``: pieces of ``ceil(N / t)``) are padded at the
 high end; a gather removes the padding (the valid data is a prefix of the gathered dim) and a
@@ -33,7 +33,7 @@ from xlapy.sharding.partitioner_tiling import Tiling
 @dataclass(frozen=True)
 class Plan:
     """How to go from one tiling to another: an all-to-all from dim ``a2a[0]`` to
-    ``a2a[1]``, or all-gathers of ``gather`` (in order) then a local slice."""
+    ``a2a[1]`` (if any), all-gathers of ``gather`` (in order), then a local slice."""
 
     a2a: tuple[int, int] | None = None
     gather: tuple[int, ...] = ()
@@ -58,27 +58,39 @@ def refines(src: Tiling, dst: Tiling, dims: Sequence[int]) -> bool:
 
 
 def plan(src: Tiling, dst: Tiling, dims: Sequence[int]) -> Plan | None:
-    """The reshard plan (None when the tilings are equal)."""
+    """The reshard plan (None when the tilings are equal): the cheapest of the fewest
+    all-gathers, and an all-to-all moving one tile axis followed by the fewest all-gathers."""
     if src == dst:
         return None
     if refines(src, dst, dims):
         return Plan()
+    options: list[tuple[float, int, Plan]] = []
+    gathered = _fewest_gathers(src, dst, dims)
+    options.append((_gather_cost(src, gathered, dims, 1), 1, Plan(gather=gathered)))
     for i, j in itertools.permutations(range(src.rank), 2):
         if src.tiles[i] > 1 and src.tiles[j] == 1 and dst.tiles[i] == 1:
             moved = src.moved(i, j)
-            if moved == dst or refines(moved, dst, dims):
-                return Plan(a2a=(i, j))
+            then = () if refines(moved, dst, dims) else _fewest_gathers(moved, dst, dims)
+            n = src.tiles[i]
+            cost = (n - 1) / n * math.prod(src.shard_dims(dims))
+            cost += _gather_cost(moved, then, dims, 1)
+            options.append((cost, 0, Plan(a2a=(i, j), gather=then)))
+    return min(options, key=lambda o: (o[0], o[1]))[2]
+
+
+def _fewest_gathers(src: Tiling, dst: Tiling, dims: Sequence[int]) -> tuple[int, ...]:
+    """The cheapest smallest set of tiled dims whose gathering makes ``dst`` a local slice."""
     tiled = [i for i in range(src.rank) if src.tiles[i] > 1]
-    best: tuple[float, tuple[int, ...]] | None = None
-    for count in range(1, len(tiled) + 1):
+    for count in range(len(tiled) + 1):
+        best: tuple[float, tuple[int, ...]] | None = None
         for subset in itertools.combinations(tiled, count):
-            if refines(src.gathered(subset), dst, dims):
+            if refines(src.gathered(subset) if subset else src, dst, dims):
                 cost = _gather_cost(src, subset, dims, 1)
                 if best is None or cost < best[0]:
                     best = (cost, subset)
         if best is not None:
-            return Plan(gather=best[1])
-    raise AssertionError("gathering every tiled dim always refines")  # replicated refines all
+            return best[1]
+    raise AssertionError("gathering every tiled dim always refines")
 
 
 def _gather_cost(src: Tiling, gathered: Sequence[int], dims: Sequence[int], nbytes: int) -> float:
@@ -96,10 +108,12 @@ def plan_cost(src: Tiling, dst: Tiling, dims: Sequence[int], nbytes: int) -> flo
     p = plan(src, dst, dims)
     if p is None:
         return 0.0
+    cost = 0.0
     if p.a2a is not None:
         n = src.tiles[p.a2a[0]]
-        return (n - 1) / n * math.prod(src.shard_dims(dims)) * nbytes
-    return _gather_cost(src, p.gather, dims, nbytes)
+        cost = (n - 1) / n * math.prod(src.shard_dims(dims)) * nbytes
+        src = src.moved(*p.a2a)
+    return cost + _gather_cost(src, p.gather, dims, nbytes)
 
 
 def reshard(
