@@ -823,3 +823,63 @@ ENTRY e {
         print_stablehlo(xlapy.load(text))
     printed = print_stablehlo(xlapy.load(text.replace('"/*0"', '"2"')))
     assert "version = 2 : i32" in printed
+
+
+_MLIR_COLLECTIVE = """func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {{
+  %r = "stablehlo.{op}"(%a) {regions}{{{attrs}}} : (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}}
+"""
+_ADD_REGION = """({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = stablehlo.add %x, %y : tensor<f32>
+    stablehlo.return %s : tensor<f32>
+  }) """
+_GROUPS = "replica_groups = dense<[[0]]> : tensor<1x1xi64>"
+
+
+@pytest.mark.parametrize(
+    ("op", "regions", "attrs", "message"),
+    [
+        # Collectives with a reducer and no region: IndexError in _all_reduce (issue #20).
+        ("all_reduce", "", _GROUPS, r"stablehlo.all_reduce needs 1 region\(s\); got 0"),
+        ("collective_reduce", "", _GROUPS, r"needs 1 region\(s\); got 0"),
+        ("reduce_scatter", "", f"scatter_dimension = 0 : i64, {_GROUPS}", r"needs 1 region"),
+        (
+            "reduce_scatter",
+            _ADD_REGION.rstrip()[:-1] + ", " + _ADD_REGION[1:],
+            f"scatter_dimension = 0 : i64, {_GROUPS}",
+            r"needs 1 region\(s\); got 2",
+        ),
+        # A reducer of the wrong arity: the verifier's rule, located.
+        (
+            "all_reduce",
+            _ADD_REGION.replace("%y: tensor<f32>", "%y: tensor<f32>, %z: tensor<f32>"),
+            _GROUPS,
+            r"computation must have type \(f32\[\], f32\[\]\) -> f32\[\]",
+        ),
+        # source_target_pairs of 3 columns: ValueError from a reshape to pairs.
+        (
+            "collective_permute",
+            "",
+            "source_target_pairs = dense<[[0, 1, 2]]> : tensor<1x3xi64>",
+            r"source_target_pairs must be an Nx2 integer tensor .*; got tensor<1x3xi64>",
+        ),
+        (
+            "collective_permute",
+            "",
+            "source_target_pairs = dense<[0, 1]> : tensor<2xi64>",
+            r"source_target_pairs must be an Nx2 integer tensor .*; got tensor<2xi64>",
+        ),
+    ],
+)
+def test_mlir_collectives_with_malformed_regions_or_pairs_are_located(op, regions, attrs, message):
+    text = _MLIR_COLLECTIVE.format(op=op, regions=regions, attrs=attrs)
+    with pytest.raises(XlaError, match=rf"<string>:2:3: error: stablehlo.{op}: .*{message}"):
+        xlapy.load(text)
+
+
+def test_mlir_scan_without_a_region_is_located():
+    text = _MLIR_COLLECTIVE.format(op="scan", regions="", attrs="dimension = 0 : i64")
+    with pytest.raises(XlaError, match=r"<string>:2:3: error: chlo.scan: chlo.scan needs 1 reg"):
+        xlapy.load(text.replace('"stablehlo.scan"', '"chlo.scan"'))

@@ -606,14 +606,16 @@ def _dynamic_gather(b: Builder, op: Op) -> list[HloInstruction]:
 # ---- ops with regions -------------------------------------------------------------------------
 
 
-def _need_regions(op: Op, count: int, b: Builder) -> None:
+def need_regions(op: Op, count: int, b: Builder) -> None:
+    """Raises InvalidArgument (located at ``op`` by the lowering) unless ``op`` has
+    ``count`` regions."""
     if len(op.regions) != count:
         raise InvalidArgument(f"{op.name} needs {count} region(s); got {len(op.regions)}")
 
 
 @lowers("stablehlo.reduce")
 def _reduce(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 1, b)
+    need_regions(op, 1, b)
     attrs = {"dimensions": ints(op.attrs.get("dimensions")),
              "to_apply": b.region(op.regions[0], op.offset)}  # fmt: skip
     return b.multi(op, Opcode.REDUCE, b.operands(op), attrs)
@@ -621,7 +623,7 @@ def _reduce(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.map")
 def _map(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 1, b)
+    need_regions(op, 1, b)
     attrs = {"dimensions": ints(op.attrs.get("dimensions")),
              "to_apply": b.region(op.regions[0], op.offset)}  # fmt: skip
     return [b.add(Opcode.MAP, b.result_shape(op), b.operands(op), attrs)]
@@ -629,7 +631,7 @@ def _map(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.sort")
 def _sort(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 1, b)
+    need_regions(op, 1, b)
     operands = b.operands(op)
     dim = int_attr(op.attrs.get("dimension", -1), "dimension")
     if dim < 0:
@@ -644,7 +646,7 @@ def _sort(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.scatter")
 def _scatter(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 1, b)
+    need_regions(op, 1, b)
     f = fields(op.attrs.get("scatter_dimension_numbers"), op, "scatter_dimension_numbers")
     attrs = {
         "update_window_dims": ints(f.get("update_window_dims")),
@@ -675,7 +677,7 @@ def _window(op: Op, rank: int, dims_key: str, strides_key: str) -> A.Window:
 
 @lowers("stablehlo.reduce_window")
 def _reduce_window(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 1, b)
+    need_regions(op, 1, b)
     operands = b.operands(op)
     window = _window(op, operands[0].shape.rank, "window_dimensions", "window_strides")
     attrs = {"window": window, "to_apply": b.region(op.regions[0], op.offset)}
@@ -684,7 +686,7 @@ def _reduce_window(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.select_and_scatter")
 def _select_and_scatter(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 2, b)
+    need_regions(op, 2, b)
     operands = b.operands(op)
     window = _window(op, operands[0].shape.rank, "window_dimensions", "window_strides")
     attrs = {
@@ -697,7 +699,7 @@ def _select_and_scatter(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.while")
 def _while(b: Builder, op: Op) -> list[HloInstruction]:
-    _need_regions(op, 2, b)
+    need_regions(op, 2, b)
     operands = b.operands(op)
     captured = b.captures(op.regions, op.offset)
     extra = [b.lookup(k, op.offset) for k in captured]

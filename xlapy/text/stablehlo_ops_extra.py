@@ -30,7 +30,15 @@ from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.text.mlir_ast import DialectAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import Builder, lowers
-from xlapy.text.stablehlo_ops import enum_member, enum_name, fields, int_attr, ints, precision
+from xlapy.text.stablehlo_ops import (
+    enum_member,
+    enum_name,
+    fields,
+    int_attr,
+    ints,
+    need_regions,
+    precision,
+)
 
 API_VERSIONS = {
     0: A.CustomCallApiVersion.ORIGINAL,
@@ -369,6 +377,7 @@ def _collective_attrs(op: Op) -> dict[str, Any]:
 
 @lowers("stablehlo.all_reduce", "stablehlo.reduce_scatter", "stablehlo.collective_reduce")
 def _all_reduce(b: Builder, op: Op) -> list[HloInstruction]:
+    need_regions(op, 1, b)
     attrs = _collective_attrs(op)
     attrs["use_global_device_ids"] = bool(op.attrs.get("use_global_device_ids", False))
     attrs["to_apply"] = b.region(op.regions[0], op.offset)
@@ -465,12 +474,30 @@ def _all_to_all(b: Builder, op: Op) -> list[HloInstruction]:
     return results
 
 
+def _source_target_pairs(value: Any) -> tuple[tuple[int, int], ...]:
+    """``dense<[[0, 1], [1, 0]]> : tensor<2x2xi64>``: one (source, target) row per pair (none
+    when absent)."""
+    if value is None:
+        return ()
+    array = np.asarray(value.value) if isinstance(value, Literal) else None
+    if (
+        array is None
+        or array.dtype.kind not in "iu"
+        or (array.size and array.ndim != 2)
+        or (array.ndim == 2 and array.shape[1] != 2)
+    ):
+        got = value.shape.to_mlir() if isinstance(value, Literal) else f"{value!r:.60}"
+        raise InvalidArgument(
+            f"source_target_pairs must be an Nx2 integer tensor (one source, target row per "
+            f"pair); got {got}"
+        )
+    return tuple((int(s), int(t)) for s, t in array.reshape(-1, 2))
+
+
 @lowers("stablehlo.collective_permute")
 def _collective_permute(b: Builder, op: Op) -> list[HloInstruction]:
     attrs = _collective_attrs(op)
-    pairs = op.attrs.get("source_target_pairs")
-    rows: Any = np.asarray(pairs.value).reshape(-1, 2) if isinstance(pairs, Literal) else []
-    attrs["source_target_pairs"] = tuple((int(s), int(t)) for s, t in rows)
+    attrs["source_target_pairs"] = _source_target_pairs(op.attrs.get("source_target_pairs"))
     return b.multi(op, Opcode.COLLECTIVE_PERMUTE, b.operands(op), attrs)
 
 
@@ -657,6 +684,7 @@ def _ragged_dot(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("chlo.scan")
 def _scan(b: Builder, op: Op) -> list[HloInstruction]:
+    need_regions(op, 1, b)
     if "num_inits" in op.attrs:
         carries = int_attr(op.attrs["num_inits"], "num_inits")
     else:
