@@ -84,3 +84,17 @@ def test_partial_manual_subgroups():
 def test_tuple_results_print_index_comments():
     module = _load(DATA / "read_many_results.sdy.mlir")
     assert "/*index=5*/{devices=[8,1]<=[8]}" in str(module.entry.root.sharding)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_stablehlo_export_keeps_shardings(name):
+    """``xlapy translate --to stablehlo`` writes ``mhlo.sharding`` on the entry arguments and
+    results and on the sharding custom calls, as XLA's export does; reading it back gives the
+    same shardings."""
+    from xlapy.text.stablehlo_parser import parse_stablehlo
+    from xlapy.text.stablehlo_printer import print_stablehlo
+
+    module = _load(DATA / f"{name}.gspmd.hlo")
+    text = print_stablehlo(module)
+    assert 'mhlo.sharding = "' in text
+    assert signature(parse_stablehlo(text)) == signature(module)

@@ -118,3 +118,21 @@ def test_bad_mhlo_sharding_is_located():
     bad = MHLO.replace('"{devices=[1,4]<=[4]}"', '"{devices=[1,4]<=[3]}"')
     with pytest.raises(XlaError, match=r":3:\d+: .*mhlo.sharding"):
         parse_stablehlo(bad)
+
+
+SDY_OPS = """module @jit_f attributes {mhlo.num_partitions = 8 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]>
+  func.func public @main(%arg0: tensor<8x4xf32>) -> tensor<8xf32> {
+    %0 = stablehlo.exponential %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x4xf32>
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y", "x"}]>]>} : (tensor<8x4xf32>, tensor<f32>) -> tensor<8xf32>
+    return %1 : tensor<8xf32>
+  }
+}"""
+
+
+def test_sdy_sharding_on_ops():
+    entry = parse_stablehlo(SDY_OPS).entry
+    exp = next(i for i in entry.instructions if i.opcode.value == "exponential")
+    assert str(exp.sharding) == "{devices=[2,4]<=[8]}"
+    assert str(entry.root.sharding) == "{devices=[8]<=[2,4]T(1,0)}"

@@ -169,11 +169,16 @@ def _broadcast_forward(s: HloSharding, instr: HloInstruction) -> HloSharding:
 
 
 def _broadcast_backward(us: HloSharding, user: HloInstruction) -> HloSharding:
+    """The operand's sharding: the result's on the operand's dims; new dims and dims the
+    broadcast expands (operand size 1) are not split."""
     dims = list(user.attrs.dimensions)
     if us.kind != "tiled":
         return us
+    operand = user.operands[0].shape
     added = [d for d in range(user.shape.rank) if d not in set(dims)]
-    s = remove_dims(partially_replicate_tiled_dims(us, added), added)
+    expanded = [o for i, o in enumerate(dims) if operand.dims[i] != user.shape.dims[o]]
+    s = partially_replicate_tiled_dims(us, added + expanded)
+    s = remove_dims(s, added)
     if s.kind != "tiled":
         return s
     order = sorted(range(len(dims)), key=lambda i: dims[i])

@@ -113,6 +113,29 @@ def attr_sharding(
     return None
 
 
+def op_shardings(
+    attrs: Mapping[str, Any],
+    shapes: Sequence[Shape],
+    meshes: Mapping[str, Mesh],
+    manual: ManualContext | None = None,
+) -> list[HloSharding]:
+    """One sharding per result of an op with ``mhlo.sharding`` or ``sdy.sharding``."""
+    text = attrs.get("mhlo.sharding")
+    if isinstance(text, str) and text.strip():
+        shape = shapes[0] if len(shapes) == 1 else Shape.tuple_of(list(shapes))
+        sharding = HloSharding.parse(text, shape)
+        if len(shapes) == 1:
+            return [sharding]
+        return [sharding.get_sub_sharding(shape, (i,)) for i in range(len(shapes))]
+    sdy = attrs["sdy.sharding"]
+    tensors = parse_sharding_list(str(getattr(sdy, "opaque", sdy)))
+    if len(tensors) != len(shapes):
+        raise InvalidArgument(
+            f"sdy.sharding has {len(tensors)} shardings for {len(shapes)} results"
+        )
+    return [_sdy_to_hlo(t, meshes, s, manual) for t, s in zip(tensors, shapes, strict=True)]
+
+
 def constraint(
     add: Any, x: HloInstruction, sharding: HloSharding, open_dims: Sequence[int] = ()
 ) -> HloInstruction:

@@ -26,8 +26,7 @@ from xlapy.ir.module import MAX_DEVICE_COUNT, HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference.check import agrees, check_instruction
-from xlapy.sharding.hlo_sharding import HloSharding
-from xlapy.sharding.read import ManualContext, apply_function_shardings
+from xlapy.sharding.read import ManualContext, apply_function_shardings, op_shardings
 from xlapy.sharding.sdy import parse_mesh
 from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, Region
 
@@ -297,26 +296,23 @@ class Builder:
             raise self.module.error(
                 op.offset, f"{op.name} produces {len(results)} values; {len(op.results)} named"
             )
-        if str(op.attrs.get("mhlo.sharding", "") or "").strip():
+        if "sdy.sharding" in op.attrs or str(op.attrs.get("mhlo.sharding", "") or "").strip():
             self._set_op_sharding(op, results, first)
         for name, instr in zip(op.results, results, strict=True):
             self.env[name] = instr
 
     def _set_op_sharding(self, op: Op, results: list[HloInstruction], first: int) -> None:
-        """An op's ``mhlo.sharding`` on the instructions it created for its results (a tuple
-        sharding gives one element per result)."""
+        """An op's ``mhlo.sharding`` (a tuple sharding gives one element per result) or
+        ``sdy.sharding`` (``#sdy.sharding_per_value<[...]>``, one per result) on the
+        instructions it created for its results."""
         new = {id(i) for i in self.comp.instructions[first:]}
-        shapes = [r.shape for r in results]
-        shape = shapes[0] if len(shapes) == 1 else Shape.tuple_of(shapes)
         try:
-            sharding = HloSharding.parse(op.attrs["mhlo.sharding"], shape)
+            shardings = op_shardings(op.attrs, [r.shape for r in results], self.module.meshes,
+                                     self.manual)  # fmt: skip
         except XlaError as err:
-            raise self.module.error(op.offset, f"{op.name}: mhlo.sharding: {err}") from None
-        if len(results) == 1:
-            if id(results[0]) in new and results[0].sharding is None:
-                results[0].sharding = sharding
-            return
-        for r, s in zip(results, sharding.tuple_elements, strict=False):
+            attr = "mhlo.sharding" if "mhlo.sharding" in op.attrs else "sdy.sharding"
+            raise self.module.error(op.offset, f"{op.name}: {attr}: {err}") from None
+        for r, s in zip(results, shardings, strict=True):
             if id(r) in new and r.sharding is None:
                 r.sharding = s
 

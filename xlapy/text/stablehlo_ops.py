@@ -213,8 +213,23 @@ def _create_token(b: Builder, op: Op) -> list[HloInstruction]:
 
 @lowers("stablehlo.broadcast_in_dim")
 def _broadcast_in_dim(b: Builder, op: Op) -> list[HloInstruction]:
+    """As XLA's ``BroadcastInDim``: operand dims of size 1 that the result expands are first
+    reshaped away, so the HLO broadcast maps every operand dim to a dim of its size."""
     dims = ints(op.attrs.get("broadcast_dimensions"))
-    return [b.add(Opcode.BROADCAST, b.result_shape(op), b.operands(op), {"dimensions": dims})]
+    operands = b.operands(op)
+    result = b.result_shape(op)
+    if len(operands) == 1 and operands[0].shape.is_array and len(dims) == operands[0].shape.rank:
+        (x,) = operands
+        kept = [
+            i for i, d in enumerate(dims)
+            if not (0 <= d < result.rank and x.shape.dims[i] == 1 and result.dims[d] != 1)
+        ]  # fmt: skip
+        if len(kept) != len(dims) and result.is_static and x.shape.is_static:
+            x = b.add(Opcode.RESHAPE, x.shape.with_dims([x.shape.dims[i] for i in kept]), [x])
+            return [
+                b.add(Opcode.BROADCAST, result, [x], {"dimensions": tuple(dims[i] for i in kept)})
+            ]
+    return [b.add(Opcode.BROADCAST, result, operands, {"dimensions": dims})]
 
 
 @lowers("stablehlo.broadcast")

@@ -175,6 +175,8 @@ def _custom_call(scope: Scope, instr: HloInstruction, operands: list[Value]) -> 
     if frontend:
         fe = ", ".join(f"{k} = {mlir_string(v)}" for k, v in frontend)
         attrs.append(f"mhlo.frontend_attributes = {{{fe}}}")
+    if instr.sharding is not None:  # Sharding / SPMD*Shape custom calls need theirs
+        attrs.append(f"mhlo.sharding = {mlir_string(instr.sharding.to_string(False))}")
     attr_text = f" {{{', '.join(sorted(attrs))}}}" if attrs else ""
     text = (
         f"stablehlo.custom_call {symbol(target)}({names(args)}){attr_text} : "

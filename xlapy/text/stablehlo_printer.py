@@ -377,22 +377,43 @@ class ModulePrinter:
         scope = Scope(self, fn, 4)
         params: list[Value] = []
         args: list[Ssa] = []
+        arg_shardings: list[str] = []
         for param in comp.parameters:
             leaves = [Ssa(fn.arg(), s) for s in param.shape.leaves()]
             args.extend(leaves)
             params.append(unflatten(param.shape, iter(leaves)))
+            arg_shardings += _leaf_shardings(param, len(leaves), public)
         root = scope.emit_computation(comp, params)
         results = scope.leaves(root)
         scope.terminate(results, "return")
-        signature = ", ".join(f"{a.name}: {a.shape.to_mlir()}" for a in args)
+        result_shardings = _leaf_shardings(comp.root, len(results), public)
+        signature = ", ".join(
+            f"{a.name}: {a.shape.to_mlir()}{s}" for a, s in zip(args, arg_shardings, strict=True)
+        )
         returns = ""
-        if len(results) == 1:
+        if len(results) == 1 and not result_shardings[0]:
             returns = f" -> {results[0].shape.to_mlir()}"
         elif results:
-            returns = f" -> ({types(results)})"
+            typed = (
+                f"{r.shape.to_mlir()}{s}" for r, s in zip(results, result_shardings, strict=True)
+            )
+            returns = f" -> ({', '.join(typed)})"
         visibility = "public" if public else "private"
         head = f"  func.func {visibility} {symbol(self._names[id(comp)])}({signature}){returns} {{"
         return "\n".join([head, *scope.lines, "  }"])
+
+
+def _leaf_shardings(instr: HloInstruction, count: int, public: bool) -> list[str]:
+    """`` {mhlo.sharding = "..."}`` per leaf of an entry parameter or result (XLA's
+    HLO -> StableHLO export), else empty strings."""
+    from xlapy.text.stablehlo_print_dense import mlir_string
+
+    if not public or instr.sharding is None or count == 0:
+        return [""] * count
+    leaves = instr.sharding.leaf_shardings(instr.shape)
+    if len(leaves) != count:
+        return [""] * count
+    return [f" {{mhlo.sharding = {mlir_string(s.to_string(False))}}}" for s in leaves]
 
 
 def print_stablehlo(module: HloModule) -> str:
