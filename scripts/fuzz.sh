@@ -6,9 +6,21 @@
 #   FUZZ_SEED=7 scripts/fuzz.sh 600                 # a fixed seed (default: the time)
 #   FUZZ_ATHERIS=hlo scripts/fuzz.sh 120            # also a coverage-guided atheris run
 #                                                   # (pip install atheris, or '.[fuzz]')
+#   scripts/fuzz.sh differential [SECONDS] [--log FILE]   # random programs, cpu vs interpreter
+#                                                   # (tools/fuzz/differential.py)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PYTHON=${PYTHON:-.venv/bin/python}
+if [[ "${1:-}" == differential ]]; then
+    shift
+    SECONDS_TOTAL=${1:-60}
+    shift || true
+    SEED_ARGS=()
+    if [[ -n "${FUZZ_SEED:-}" ]]; then
+        SEED_ARGS=(--seed "$FUZZ_SEED")
+    fi
+    exec "$PYTHON" -m tools.fuzz.differential --seconds "$SECONDS_TOTAL" "${SEED_ARGS[@]}" "$@"
+fi
 SECONDS_TOTAL=${1:-60}
 shift || true
 SEED_ARGS=()

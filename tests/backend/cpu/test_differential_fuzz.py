@@ -1,0 +1,59 @@
+"""A short run of the differential fuzzer (``tools/fuzz/differential.py``, issue #20): a fixed
+sample of random HLO programs (every elementwise op kind and dtype of the cpu platform,
+adversarial values, data movement, reductions, dots, sorts, windows, loops, conditionals)
+gives the interpreter's values on ``cpu`` (bits, except the documented approximations).
+``scripts/fuzz.sh differential SECONDS`` runs the campaign."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT))
+
+from tools.fuzz.differential import Mismatch, Stats, check, compare, differential_test  # noqa: E402
+from tools.fuzz.programs import Program  # noqa: E402
+
+
+def test_a_fixed_sample_of_random_programs_agrees() -> None:
+    stats = Stats()
+    differential_test(examples=30, stats=stats, derandomize=True)()
+    assert stats.run >= 25  # programs compared (a few may be refused by both platforms)
+    assert stats.invalid == 0
+
+
+def test_the_comparison_sees_a_wrong_bit_and_ignores_nan_payloads() -> None:
+    program = Program("", [], [True, False])
+    nan = np.array([np.nan, -np.nan, 1.0], np.float32)
+    assert compare(program, [nan, nan], [nan[[1, 0, 2]], nan]) is None
+    zero = np.array([0.0], np.float32)
+    problem = compare(program, [-zero, zero], [zero, zero])
+    assert problem is not None
+    assert problem.startswith("output 0 (exact) differs at [(0,)]")
+    assert compare(program, [zero, zero * 1.001], [zero, zero]) is None  # approximate output
+
+
+def test_a_cpu_miscompile_is_a_finding(monkeypatch: pytest.MonkeyPatch) -> None:
+    import xlapy
+
+    text = """HloModule m
+ENTRY main {
+  p = s32[3] parameter(0)
+  ROOT out = (s32[3]) tuple(p)
+}
+"""
+    program = Program(text, [np.array([1, 2, 3], np.int32)], [True])
+    check(program)  # agrees
+    compile_ = xlapy.compile
+
+    def wrong(module: xlapy.HloModule, platform: str = "cpu") -> object:
+        exe = compile_(module, platform)
+        return lambda *args: [v + 1 for v in exe(*args)]
+
+    monkeypatch.setattr(xlapy, "compile", wrong)
+    with pytest.raises(Mismatch, match=r"output 0 \(exact\) differs at \[\(0,\), \(1,\)"):
+        check(program)

@@ -1,0 +1,190 @@
+"""Differential fuzzing: random programs (``tools/fuzz/programs.py``) run on the ``cpu``
+platform and on the ``interpreter``, compared.
+
+Rules (what the cpu platform promises, ``docs/fuzzing.md``): integers, booleans, data
+movement and comparisons bit for bit, floats bit for bit (any NaN matches any NaN: OPS.md
+leaves payloads implementation-defined) except values computed through the cpu's documented
+approximations (f32 exp/log/tanh/logistic within 1-2 ulp, reassociated float reductions,
+BLAS dots), which must agree where both are finite within 1e-2 of the output's largest
+magnitude (an error there is a blunder, not rounding). When the interpreter raises an
+``XlaError`` the cpu platform must raise one too; a cpu error on a program the interpreter
+runs is a finding.
+
+  python -m tools.fuzz.differential --seconds 3600 [--seed N] [--log FILE]
+
+prints (and appends to ``--log``) each finding as the shrunk program hypothesis found, with
+its arguments as exact bytes, and a summary line every minute; exit status 1 when something
+was found.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+from hypothesis import HealthCheck, Phase, given, settings
+
+import xlapy
+from tools.fuzz.programs import Program, programs
+from xlapy.errors import XlaError
+
+LOOSE = 1e-2
+"""Agreement of approximate floats where both are finite, relative to the largest magnitude."""
+
+
+class Mismatch(AssertionError):
+    """The platforms disagree on a program."""
+
+
+class InvalidProgram(AssertionError):
+    """The generator made a program the parser or verifier refuses (a generator bug)."""
+
+
+def _same_bits(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    """Per element: the same bits, or both NaN for floats."""
+    if got.dtype.kind in "biu" or got.dtype == np.bool_:
+        return got == want
+    width = f"u{got.dtype.itemsize}"
+    same = got.view(width) == want.view(width)
+    return same | (np.isnan(got.astype(np.float64)) & np.isnan(want.astype(np.float64)))
+
+
+def _close(got: np.ndarray, want: np.ndarray) -> np.ndarray:
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    finite = np.isfinite(g) & np.isfinite(w)
+    scale = np.max(np.abs(w[finite]), initial=0.0)
+    return ~finite | (np.abs(g - w) <= LOOSE * scale)
+
+
+def compare(program: Program, got: list[np.ndarray], want: list[np.ndarray]) -> str | None:
+    """None when ``got`` (cpu) agrees with ``want`` (interpreter) under the rules above,
+    else what differs."""
+    if len(got) != len(want):
+        return f"{len(got)} outputs on cpu, {len(want)} on the interpreter"
+    for k, (g, w, exact) in enumerate(zip(got, want, program.exact, strict=True)):
+        g, w = np.asarray(g), np.asarray(w)
+        if g.dtype != w.dtype or g.shape != w.shape:
+            return f"output {k}: cpu {g.dtype}{list(g.shape)}, interpreter {w.dtype}{list(w.shape)}"
+        ok = _same_bits(g, w) if exact or w.dtype.kind not in "fV" else _close(g, w)
+        if w.dtype.kind == "V" and not exact:  # ml_dtypes floats have kind "V"
+            ok = _close(g, w)
+        if not np.all(ok):
+            bad = np.argwhere(~np.asarray(ok).reshape(w.shape))[:4]
+            where = [tuple(int(i) for i in b) for b in bad]
+            pairs = [
+                (g[b] if g.ndim else g[()], w[b] if w.ndim else w[()]) for b in map(tuple, bad)
+            ]
+            return (f"output {k} ({'exact' if exact else 'approximate'}) differs at {where}: "
+                    f"cpu vs interpreter {pairs}")  # fmt: skip
+    return None
+
+
+class Stats:
+    """Programs run and skipped so far."""
+
+    def __init__(self) -> None:
+        self.run = 0
+        self.both_failed = 0
+        self.invalid = 0
+
+
+def check(program: Program, stats: Stats | None = None) -> None:
+    """Runs ``program`` on both platforms; raises ``Mismatch`` naming the difference."""
+    stats = stats or Stats()
+    try:
+        module = xlapy.load(program.text)
+    except XlaError as err:
+        stats.invalid += 1
+        raise InvalidProgram(f"invalid program: {err}") from err
+    try:
+        want = xlapy.run(module, *program.args, platform="interpreter")
+    except XlaError:
+        stats.both_failed += 1
+        try:
+            xlapy.compile(module, platform="cpu")(*program.args)
+        except XlaError:
+            return
+        raise Mismatch("the interpreter raises an XlaError, cpu returns a value") from None
+    stats.run += 1
+    try:
+        got = xlapy.compile(module, platform="cpu")(*program.args)
+    except Exception as err:
+        raise Mismatch(f"cpu raises {type(err).__name__}: {err}") from err
+    problem = compare(program, list(got), list(want))
+    if problem:
+        raise Mismatch(problem)
+
+
+def differential_test(
+    examples: int, stats: Stats, seed: int | None = None, derandomize: bool = False
+) -> Callable[[], None]:
+    """A hypothesis test running ``examples`` programs through ``check`` (shrinking a
+    failure to a small program)."""
+
+    @settings(
+        max_examples=examples,
+        deadline=None,
+        derandomize=derandomize,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        phases=[Phase.generate, Phase.shrink],
+        print_blob=True,
+    )
+    @given(programs())
+    def test(program: Program) -> None:
+        check(program, stats)
+
+    if seed is not None:
+        from hypothesis import seed as hypothesis_seed
+
+        test = hypothesis_seed(seed)(test)
+    return test
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.fuzz.differential", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
+    parser.add_argument("--seconds", type=float, default=60.0)
+    parser.add_argument("--seed", type=int, default=None, help="default: the time")
+    parser.add_argument("--batch", type=int, default=50, help="programs per hypothesis run")
+    parser.add_argument("--log", type=Path, default=None, help="append findings here")
+    args = parser.parse_args(argv)
+    seed = args.seed if args.seed is not None else int(time.time())
+    stats, findings = Stats(), 0
+    start = time.monotonic()
+    last = start
+
+    def log(text: str) -> None:
+        print(text, flush=True)
+        if args.log is not None:
+            with args.log.open("a") as f:
+                f.write(text + "\n")
+
+    log(f"differential fuzzing cpu vs interpreter for {args.seconds:g} s (seed {seed})")
+    batch = 0
+    while time.monotonic() - start < args.seconds:
+        test = differential_test(args.batch, stats, seed=seed + batch)
+        batch += 1
+        try:
+            test()
+        except Exception as err:
+            for one in getattr(err, "exceptions", [err]):
+                findings += 1
+                notes = "\n".join(dict.fromkeys(getattr(one, "__notes__", [])))
+                cause = "".join(traceback.format_exception_only(one)).strip()
+                log(f"FINDING {findings} (seed {seed + batch - 1}): {cause}\n{notes}\n")
+        if time.monotonic() - last > 60 or time.monotonic() - start >= args.seconds:
+            last = time.monotonic()
+            log(f"after {last - start:.0f} s: {stats.run} programs compared, "
+                f"{stats.both_failed} refused by both, {stats.invalid} invalid, "
+                f"{findings} findings")  # fmt: skip
+    return 1 if findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

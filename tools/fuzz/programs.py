@@ -1,0 +1,607 @@
+"""Random well-typed HLO programs for differential fuzzing (``tools/fuzz/differential.py``).
+
+A program is drawn op by op with hypothesis (so a failing one shrinks to a few ops): every
+value is an array of some element type (floats f64/f32/bf16/f16/f8, signed and unsigned ints
+of 4 to 64 bits, pred) and shape (rank 0-3, dims 0, 1, 2, 3 or 5); each step appends one
+instruction reading earlier values: elementwise ops of every kind, compare, select, clamp,
+convert, bitcast-convert, broadcast, reshape, transpose, slice, concatenate, pad, reverse,
+reduce, dot, iota, dynamic-slice, dynamic-update-slice, sort, reduce-window, while loops
+(trip count 0, 1 or data-dependent) and conditionals, whose bodies are further ops. The
+parameters' values mix the corners of each type (NaN, +-inf, -0.0, subnormals, the largest
+values, INT_MIN, shifts past the width) with random bit patterns.
+
+Each value records whether the cpu platform promises the interpreter's bits for it
+(``exact``): not after the cpu's documented approximations (f32 exp/log/tanh/logistic/cosh/
+sinh within 1-2 ulp, reassociated float sums and products of reductions, BLAS dots), nor
+anything computed from such a value.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import ml_dtypes
+import numpy as np
+from hypothesis import strategies as st
+
+from xlapy import dtypes
+from xlapy.dtypes import ElementType
+
+FLOATS = tuple(dtypes.from_name(n) for n in ("f64", "f32", "bf16", "f16", "f8e4m3fn", "f8e5m2"))
+INTS = tuple(
+    dtypes.from_name(n) for n in ("s64", "s32", "s16", "s8", "s4", "u64", "u32", "u16", "u8", "u4")
+)
+PRED = dtypes.PRED
+TYPES = (*FLOATS, *INTS, PRED)
+DIMS = (0, 1, 2, 3, 5)
+
+FLOAT_UNARY = (
+    "abs", "negate", "exponential", "exponential-minus-one", "log", "log-plus-one", "sqrt",
+    "rsqrt", "cbrt", "tanh", "logistic", "sine", "cosine", "tan", "floor", "ceil",
+    "round-nearest-afz", "round-nearest-even", "sign", "cosh", "sinh",
+)  # fmt: skip
+INT_UNARY = ("abs", "negate", "not", "popcnt", "count-leading-zeros", "sign")
+FLOAT_BINARY = (
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "power", "atan2",
+)  # fmt: skip
+INT_BINARY = (
+    "add", "subtract", "multiply", "divide", "remainder", "maximum", "minimum", "and", "or",
+    "xor", "shift-left", "shift-right-arithmetic", "shift-right-logical", "power",
+)  # fmt: skip
+PRED_BINARY = ("and", "or", "xor", "maximum", "minimum")
+DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
+
+APPROXIMATE_F32 = {"exponential", "log", "tanh", "logistic", "cosh", "sinh"}
+"""The cpu platform's f32 approximations (``codegen/fast_math.py``: 1 ulp exp/log, 2 ulp
+tanh/logistic; cosh/sinh through that exp)."""
+
+
+@dataclass(frozen=True)
+class Value:
+    """One array value of the program: its HLO name, element type, dims, and whether the
+    cpu platform promises the interpreter's bits for it."""
+
+    name: str
+    type: ElementType
+    dims: tuple[int, ...]
+    exact: bool = True
+    nan_bits: bool = True
+    """Whether its NaNs have the interpreter's bits: OPS.md leaves the sign and payload of a
+    NaN an op makes implementation-defined (numpy's log(-1) is -NaN, numba's +NaN), so only
+    NaNs of the arguments moved as they are keep them (bitcast-convert, total-order compares
+    and sorts of other float values are not drawn)."""
+
+    @property
+    def shape(self) -> str:
+        return f"{self.type.name}[{','.join(map(str, self.dims))}]"
+
+
+class Program:
+    """A drawn program: HLO text, its arguments, and which outputs are exact."""
+
+    def __init__(self, text: str, args: list[np.ndarray], exact: list[bool]) -> None:
+        self.text = text
+        self.args = args
+        self.exact = exact
+
+    def __repr__(self) -> str:  # what hypothesis prints for a falsifying example
+        args = ", ".join(f"{a.dtype}{list(a.shape)}:{a.tobytes().hex()}" for a in self.args)
+        return f"Program(\n{self.text}\nargs: {args})"
+
+
+@dataclass
+class _Computation:
+    """An HLO computation being built: its instructions and values."""
+
+    name: str
+    lines: list[str] = field(default_factory=list)
+    values: list[Value] = field(default_factory=list)
+    params: list[Value] = field(default_factory=list)
+
+
+class _Builder:
+    """Draws the instructions of a module (computations of reducers, loops, branches too)."""
+
+    def __init__(self, draw: st.DrawFn) -> None:
+        self.draw = draw
+        self.counter = 0
+        self.computations: list[str] = []
+        self.args: list[np.ndarray] = []
+
+    def fresh(self, prefix: str) -> str:
+        self.counter += 1
+        return f"{prefix}.{self.counter}"
+
+    def emit(self, comp: _Computation, value: Value, text: str) -> Value:
+        comp.lines.append(f"  {value.name} = {value.shape} {text}")
+        comp.values.append(value)
+        return value
+
+    def param(
+        self, comp: _Computation, t: ElementType, dims: tuple[int, ...], entry: bool
+    ) -> Value:
+        """A new parameter of ``comp`` (with a drawn argument in the entry computation)."""
+        v = Value(self.fresh("p"), t, dims)
+        comp.lines.append(f"  {v.name} = {v.shape} parameter({len(comp.params)})")
+        comp.params.append(v)
+        comp.values.append(v)
+        if entry:
+            self.args.append(self.draw(arrays(t, dims)))
+        return v
+
+    def constant(self, comp: _Computation, t: ElementType, x: float | int | bool) -> Value:
+        v = Value(self.fresh("c"), t, ())
+        text = ("true" if x else "false") if t is PRED else _literal(t, x)
+        return self.emit(comp, v, f"constant({text})")
+
+    def scalar_computation(self, kind: str, t: ElementType) -> str:
+        """A reducer/comparator computation named ``kind`` over scalars of ``t``."""
+        name = self.fresh(kind.replace("-", "_"))
+        s = f"{t.name}[]"
+        if kind == "lt":
+            compare = "compare(a, b), direction=LT" + (", type=TOTALORDER" if t.is_float else "")
+            body = f"  ROOT r = pred[] {compare}"
+        else:
+            body = f"  ROOT r = {s} {kind}(a, b)"
+        self.computations.append(
+            f"{name} {{\n  a = {s} parameter(0)\n  b = {s} parameter(1)\n{body}\n}}\n"
+        )
+        return name
+
+
+def _literal(t: ElementType, x: float | int) -> str:
+    if t.is_float:
+        if math.isnan(x):
+            return "nan"
+        if math.isinf(x):
+            return "inf" if x > 0 else "-inf"
+        return repr(float(np.asarray(x).astype(t.numpy)))
+    return str(int(x))
+
+
+# ---- values -------------------------------------------------------------------------------------
+
+
+def _specials(t: ElementType) -> list[object]:
+    if t is PRED:
+        return [True, False]
+    if t.is_float:
+        info = ml_dtypes.finfo(t.numpy)
+        tiny = float(info.smallest_subnormal)
+        big = float(info.max)
+        return [0.0, -0.0, 1.0, -1.0, 0.5, 2.5, -2.5, math.nan, math.inf, -math.inf, tiny, -tiny,
+                big, -big, float(info.tiny), 3.0, 7.0, -100.0]  # fmt: skip
+    info = ml_dtypes.iinfo(t.numpy)
+    values = [0, 1, -1, int(info.min), int(info.max), 2, 3, t.bits - 1, t.bits, t.bits + 1, 64]
+    span = 1 << t.bits
+    return [(x - int(info.min)) % span + int(info.min) for x in values]  # wrapped into range
+
+
+@st.composite
+def arrays(draw: st.DrawFn, t: ElementType, dims: tuple[int, ...]) -> np.ndarray:
+    """An array of type ``t``: corners of the type and random bit patterns."""
+    n = math.prod(dims)
+    specials = _specials(t)
+    picks = draw(st.lists(st.integers(0, len(specials) + 3), min_size=n, max_size=n))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    out = np.empty(n, t.numpy)
+    for i, p in enumerate(picks):
+        if p < len(specials):
+            out[i] = np.asarray(specials[p]).astype(t.numpy) if t.is_float else specials[p]
+        elif t is PRED:
+            out[i] = bool(rng.integers(0, 2))
+        elif t.is_float and p == len(specials):  # random bits (any class of float)
+            bits = rng.integers(0, (1 << t.bits) - 1, endpoint=True, dtype=np.uint64)
+            out[i] = np.array(bits, f"u{max(t.bits, 8) // 8}").view(t.numpy)
+        elif t.is_float:
+            out[i] = np.float64(rng.normal() * 10.0 ** rng.integers(-3, 4)).astype(t.numpy)
+        else:
+            info = ml_dtypes.iinfo(t.numpy)
+            wide = np.uint64 if t.is_unsigned else np.int64
+            out[i] = int(rng.integers(int(info.min), int(info.max), endpoint=True, dtype=wide))
+    return out.reshape(dims)
+
+
+# ---- ops ----------------------------------------------------------------------------------------
+
+
+def _pick(b: _Builder, comp: _Computation) -> Value:
+    return b.draw(st.sampled_from(comp.values))
+
+
+def _same(b: _Builder, comp: _Computation, v: Value, entry: bool) -> Value:
+    """Another value of ``v``'s type and dims: an existing one or a new parameter."""
+    like = [w for w in comp.values if w.type is v.type and w.dims == v.dims]
+    if entry and b.draw(st.booleans()):
+        return b.param(comp, v.type, v.dims, entry)
+    return b.draw(st.sampled_from(like))
+
+
+def _unary(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if v.type is PRED:
+        return b.emit(comp, Value(b.fresh("not"), PRED, v.dims, v.exact), f"not({v.name})")
+    ops = FLOAT_UNARY if v.type.is_float else INT_UNARY
+    if v.type.is_unsigned:
+        ops = tuple(o for o in ops if o not in ("abs", "sign"))
+    op = b.draw(st.sampled_from(ops))
+    exact = v.exact and not (v.type is dtypes.F32 and op in APPROXIMATE_F32)
+    return b.emit(
+        comp, Value(b.fresh(op), v.type, v.dims, exact, nan_bits=False), f"{op}({v.name})"
+    )
+
+
+def _binary(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    w = _same(b, comp, v, entry)
+    ops = PRED_BINARY if v.type is PRED else FLOAT_BINARY if v.type.is_float else INT_BINARY
+    op = b.draw(st.sampled_from(ops))
+    out = Value(b.fresh(op), v.type, v.dims, v.exact and w.exact, nan_bits=False)
+    return b.emit(comp, out, f"{op}({v.name}, {w.name})")
+
+
+def _compare(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    w = _same(b, comp, v, entry)
+    d = b.draw(st.sampled_from(DIRECTIONS))
+    kind = ""
+    if v.type.is_float and v.nan_bits and w.nan_bits and b.draw(st.booleans()):
+        kind = ", type=TOTALORDER"
+    out = Value(b.fresh("cmp"), PRED, v.dims, v.exact and w.exact)
+    return b.emit(comp, out, f"compare({v.name}, {w.name}), direction={d}{kind}")
+
+
+def _select(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    w = _same(b, comp, v, entry)
+    preds = [p for p in comp.values if p.type is PRED and p.dims in (v.dims, ())]
+    if preds:
+        p = b.draw(st.sampled_from(preds))
+    elif entry:
+        p = b.param(comp, PRED, v.dims, entry)
+    else:
+        p = b.emit(comp, Value(b.fresh("cmp"), PRED, v.dims, v.exact and w.exact),
+                   f"compare({v.name}, {w.name}), direction=LT")  # fmt: skip
+    if p.dims != v.dims:
+        p = b.emit(comp, Value(b.fresh("bp"), PRED, v.dims, p.exact),
+                   f"broadcast({p.name}), dimensions={{}}")  # fmt: skip
+    out = Value(
+        b.fresh("sel"),
+        v.type,
+        v.dims,
+        v.exact and w.exact and p.exact,
+        nan_bits=v.nan_bits and w.nan_bits,
+    )
+    return b.emit(comp, out, f"select({p.name}, {v.name}, {w.name})")
+
+
+def _clamp(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    lo, hi = _same(b, comp, v, entry), _same(b, comp, v, entry)
+    out = Value(b.fresh("clamp"), v.type, v.dims, v.exact and lo.exact and hi.exact, nan_bits=False)
+    return b.emit(comp, out, f"clamp({lo.name}, {v.name}, {hi.name})")
+
+
+def _convert(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    t = b.draw(st.sampled_from(TYPES))
+    return b.emit(
+        comp, Value(b.fresh("cvt"), t, v.dims, v.exact, nan_bits=False), f"convert({v.name})"
+    )
+
+
+def _bitcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    same = [t for t in TYPES if t.bits == v.type.bits and t is not PRED and v.type is not PRED]
+    if not same or (v.type.is_float and not v.nan_bits):
+        return _convert(b, comp, entry)
+    t = b.draw(st.sampled_from(same))
+    return b.emit(
+        comp,
+        Value(b.fresh("bc"), t, v.dims, v.exact, nan_bits=v.nan_bits),
+        f"bitcast-convert({v.name})",
+    )
+
+
+def _broadcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if len(v.dims) >= 3:
+        return _reverse(b, comp, entry)
+    at = b.draw(st.integers(0, len(v.dims)))
+    size = b.draw(st.sampled_from(DIMS))
+    dims = (*v.dims[:at], size, *v.dims[at:])
+    mapping = [i for i in range(len(dims)) if i != at]
+    out = Value(b.fresh("bcast"), v.type, dims, v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"broadcast({v.name}), dimensions={{{','.join(map(str, mapping))}}}")
+
+
+def _reshape(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    n = math.prod(v.dims)
+    options = [(n,), (1, n), (n, 1)]
+    options += [(d, n // d) for d in (2, 3, 5) if n and n % d == 0]
+    if n == 0:
+        options += [(0, 3), (2, 0, 1)]
+    if n == 1:
+        options += [(), (1, 1, 1)]
+    dims = b.draw(st.sampled_from(options))
+    return b.emit(
+        comp, Value(b.fresh("rs"), v.type, dims, v.exact, nan_bits=v.nan_bits), f"reshape({v.name})"
+    )
+
+
+def _transpose(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    perm = b.draw(st.permutations(range(len(v.dims))))
+    dims = tuple(v.dims[p] for p in perm)
+    out = Value(b.fresh("tr"), v.type, dims, v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"transpose({v.name}), dimensions={{{','.join(map(str, perm))}}}")
+
+
+def _slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    parts, dims = [], []
+    for d in v.dims:
+        start = b.draw(st.integers(0, d))
+        limit = b.draw(st.integers(start, d))
+        stride = b.draw(st.integers(1, 3))
+        parts.append(f"[{start}:{limit}:{stride}]")
+        dims.append(-(-(limit - start) // stride))
+    out = Value(b.fresh("sl"), v.type, tuple(dims), v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"slice({v.name}), slice={{{', '.join(parts)}}}")
+
+
+def _concatenate(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if not v.dims:
+        return _broadcast(b, comp, entry)
+    d = b.draw(st.integers(0, len(v.dims) - 1))
+    extra = b.draw(st.sampled_from(DIMS))
+    w_dims = (*v.dims[:d], extra, *v.dims[d + 1 :])
+    like = [u for u in comp.values if u.type is v.type and u.dims == w_dims]
+    w = b.draw(st.sampled_from(like)) if like else b.param(comp, v.type, w_dims, entry)
+    dims = (*v.dims[:d], v.dims[d] + extra, *v.dims[d + 1 :])
+    out = Value(
+        b.fresh("cat"), v.type, dims, v.exact and w.exact, nan_bits=v.nan_bits and w.nan_bits
+    )
+    return b.emit(comp, out, f"concatenate({v.name}, {w.name}), dimensions={{{d}}}")
+
+
+def _pad(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    x = b.draw(st.sampled_from(_specials(v.type)))
+    pv = b.constant(comp, v.type, x)  # type: ignore[arg-type]
+    parts, dims = [], []
+    for d in v.dims:
+        interior = b.draw(st.integers(0, 2)) if d else 0
+        size = d + max(d - 1, 0) * interior
+        lo = b.draw(st.integers(-size, 2))
+        hi = b.draw(st.integers(-(size + lo), 2)) if size + lo >= 0 else 0
+        if size + lo < 0:
+            lo = -size
+        parts.append(f"{lo}_{hi}" + (f"_{interior}" if interior else ""))
+        dims.append(size + lo + hi)
+    if not parts:
+        return _unary(b, comp, entry)
+    out = Value(b.fresh("pad"), v.type, tuple(dims), v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"pad({v.name}, {pv.name}), padding={'x'.join(parts)}")
+
+
+def _reverse(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    axes = sorted(b.draw(st.sets(st.integers(0, max(len(v.dims) - 1, 0)))) if v.dims else [])
+    out = Value(b.fresh("rev"), v.type, v.dims, v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"reverse({v.name}), dimensions={{{','.join(map(str, axes))}}}")
+
+
+def _reducer(b: _Builder, t: ElementType) -> tuple[str, object, bool]:
+    """(computation, init value, exact) of a drawn reduction over ``t``."""
+    if t is PRED:
+        kind = b.draw(st.sampled_from(("and", "or")))
+        return b.scalar_computation(kind, t), kind == "and", True
+    kind = b.draw(st.sampled_from(("add", "maximum", "minimum", "multiply")))
+    init = {"add": 0, "multiply": 1}.get(kind)
+    if init is None:
+        init = -math.inf if kind == "maximum" else math.inf
+        if t.is_integer:
+            info = ml_dtypes.iinfo(t.numpy)
+            init = int(info.min) if kind == "maximum" else int(info.max)
+    exact = not (t.is_float and kind in ("add", "multiply"))
+    return b.scalar_computation(kind, t), init, exact
+
+
+def _reduce(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    axes = sorted(b.draw(st.sets(st.integers(0, max(len(v.dims) - 1, 0)))) if v.dims else [])
+    reducer, init, exact = _reducer(b, v.type)
+    c = b.constant(comp, v.type, init)  # type: ignore[arg-type]
+    dims = tuple(d for i, d in enumerate(v.dims) if i not in axes)
+    out = Value(b.fresh("red"), v.type, dims, v.exact and exact, nan_bits=False)
+    text = f"reduce({v.name}, {c.name}), dimensions={{{','.join(map(str, axes))}}}"
+    return b.emit(comp, out, f"{text}, to_apply={reducer}")
+
+
+def _reduce_window(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if not v.dims:
+        return _reduce(b, comp, entry)
+    reducer, init, exact = _reducer(b, v.type)
+    c = b.constant(comp, v.type, init)  # type: ignore[arg-type]
+    sizes, strides, pads, dims = [], [], [], []
+    for d in v.dims:
+        lo, hi = b.draw(st.integers(0, 2)), b.draw(st.integers(0, 2))
+        size = b.draw(st.integers(1, max(1, d + lo + hi)))
+        stride = b.draw(st.integers(1, 3))
+        sizes.append(size)
+        strides.append(stride)
+        pads.append(f"{lo}_{hi}")
+        span = d + lo + hi - size
+        dims.append(span // stride + 1 if span >= 0 else 0)
+    window = (f"size={'x'.join(map(str, sizes))} stride={'x'.join(map(str, strides))} "
+              f"pad={'x'.join(pads)}")  # fmt: skip
+    out = Value(b.fresh("rw"), v.type, tuple(dims), v.exact and exact, nan_bits=False)
+    text = f"reduce-window({v.name}, {c.name}), window={{{window}}}, to_apply={reducer}"
+    return b.emit(comp, out, text)
+
+
+def _dot(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if v.type is PRED or len(v.dims) != 2 or v.type.bits < 8:
+        return _binary(b, comp, entry)
+    n = b.draw(st.sampled_from(DIMS))
+    w_dims = (v.dims[1], n)
+    like = [u for u in comp.values if u.type is v.type and u.dims == w_dims]
+    w = b.draw(st.sampled_from(like)) if like else b.param(comp, v.type, w_dims, entry)
+    exact = v.exact and w.exact and not v.type.is_float
+    out = Value(b.fresh("dot"), v.type, (v.dims[0], n), exact, nan_bits=False)
+    dims = "lhs_contracting_dims={1}, rhs_contracting_dims={0}"
+    return b.emit(comp, out, f"dot({v.name}, {w.name}), {dims}")
+
+
+def _iota(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    t = b.draw(st.sampled_from(TYPES[:-1]))
+    rank = b.draw(st.integers(1, 3))
+    dims = tuple(b.draw(st.sampled_from(DIMS)) for _ in range(rank))
+    d = b.draw(st.integers(0, rank - 1))
+    return b.emit(comp, Value(b.fresh("iota"), t, dims), f"iota(), iota_dimension={d}")
+
+
+def _indices(b: _Builder, comp: _Computation, rank: int, entry: bool) -> list[Value]:
+    t = b.draw(st.sampled_from((dtypes.S32, dtypes.S64, dtypes.U32, dtypes.S8)))
+    out = []
+    for _ in range(rank):
+        if entry and b.draw(st.booleans()):
+            out.append(b.param(comp, t, (), entry))
+        else:
+            low = 0 if t.is_unsigned else -3
+            out.append(b.constant(comp, t, b.draw(st.integers(low, 6))))
+    return out
+
+
+def _dynamic_slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    sizes = tuple(b.draw(st.integers(0, d)) for d in v.dims)
+    idx = _indices(b, comp, len(v.dims), entry)
+    names = ", ".join([v.name, *(i.name for i in idx)])
+    out = Value(b.fresh("ds"), v.type, sizes, v.exact, nan_bits=v.nan_bits)
+    return b.emit(
+        comp, out, f"dynamic-slice({names}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}"
+    )
+
+
+def _dynamic_update_slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    sizes = tuple(b.draw(st.integers(0, d)) for d in v.dims)
+    like = [u for u in comp.values if u.type is v.type and u.dims == sizes]
+    u = b.draw(st.sampled_from(like)) if like else b.param(comp, v.type, sizes, entry)
+    idx = _indices(b, comp, len(v.dims), entry)
+    names = ", ".join([v.name, u.name, *(i.name for i in idx)])
+    out = Value(
+        b.fresh("dus"), v.type, v.dims, v.exact and u.exact, nan_bits=v.nan_bits and u.nan_bits
+    )
+    return b.emit(comp, out, f"dynamic-update-slice({names})")
+
+
+def _sort(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if not v.dims or v.type is PRED or (v.type.is_float and not v.nan_bits):
+        return _reverse(b, comp, entry)
+    d = b.draw(st.integers(0, len(v.dims) - 1))
+    lt = b.scalar_computation("lt", v.type)
+    out = Value(b.fresh("sort"), v.type, v.dims, v.exact, nan_bits=v.nan_bits)
+    return b.emit(comp, out, f"sort({v.name}), dimensions={{{d}}}, is_stable=true, to_apply={lt}")
+
+
+def _body_ops(b: _Builder, comp: _Computation, steps: int) -> Value:
+    """``steps`` elementwise/data-movement ops over ``comp``'s values (no new parameters);
+    the last one is of the first parameter's type and dims."""
+    first = comp.params[0]
+    for _ in range(steps):
+        op = b.draw(st.sampled_from((_unary, _binary, _compare, _select, _convert, _reverse)))
+        op(b, comp, False)
+    like = [w for w in comp.values if w.type is first.type and w.dims == first.dims]
+    return b.draw(st.sampled_from(like[::-1]))
+
+
+def _while(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    trips = b.draw(st.sampled_from((0, 1, 2, 7)))
+    state = f"(s32[], {v.shape})"
+    cond = b.fresh("cond")
+    b.computations.append(
+        f"{cond} {{\n  s = {state} parameter(0)\n  i = s32[] get-tuple-element(s), index=0\n"
+        f"  n = s32[] constant({trips})\n  ROOT lt = pred[] compare(i, n), direction=LT\n}}\n"
+    )
+    body = _Computation(b.fresh("body"))
+    body.lines.append(f"  s = {state} parameter(0)")
+    body.lines.append("  i = s32[] get-tuple-element(s), index=0")
+    x = Value("x", v.type, v.dims, v.exact)
+    body.lines.append(f"  x = {v.shape} get-tuple-element(s), index=1")
+    body.params.append(x)
+    body.values.append(x)
+    result = _body_ops(b, body, b.draw(st.integers(1, 3)))
+    body.lines.append("  one = s32[] constant(1)\n  next = s32[] add(i, one)")
+    body.lines.append(f"  ROOT t = {state} tuple(next, {result.name})")
+    b.computations.append(f"{body.name} {{\n" + "\n".join(body.lines) + "\n}\n")
+    zero = b.constant(comp, dtypes.S32, 0)
+    init = b.fresh("init")
+    comp.lines.append(f"  {init} = {state} tuple({zero.name}, {v.name})")
+    loop = b.fresh("while")
+    comp.lines.append(f"  {loop} = {state} while({init}), condition={cond}, body={body.name}")
+    exact = v.exact and all(w.exact for w in body.values)
+    out = Value(b.fresh("wout"), v.type, v.dims, exact, nan_bits=False)
+    return b.emit(comp, out, f"get-tuple-element({loop}), index=1")
+
+
+def _conditional(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    preds = [p for p in comp.values if p.type is PRED and p.dims == ()]
+    p = b.draw(st.sampled_from(preds)) if preds else b.param(comp, PRED, (), entry)
+    branches, exact = [], v.exact and p.exact
+    for _ in range(2):
+        branch = _Computation(b.fresh("branch"))
+        x = Value("x", v.type, v.dims, v.exact)
+        branch.lines.append(f"  x = {v.shape} parameter(0)")
+        branch.params.append(x)
+        branch.values.append(x)
+        result = _body_ops(b, branch, b.draw(st.integers(0, 2)))
+        exact = exact and result.exact
+        branch.lines.append(f"  ROOT r = {v.shape} copy({result.name})")
+        b.computations.append(f"{branch.name} {{\n" + "\n".join(branch.lines) + "\n}\n")
+        branches.append(branch.name)
+    out = Value(b.fresh("cond"), v.type, v.dims, exact, nan_bits=False)
+    text = (f"conditional({p.name}, {v.name}, {v.name}), "
+            f"true_computation={branches[0]}, false_computation={branches[1]}")  # fmt: skip
+    return b.emit(comp, out, text)
+
+
+OPS = (
+    _unary, _unary, _binary, _binary, _binary, _compare, _select, _clamp, _convert, _bitcast,
+    _broadcast, _reshape, _transpose, _slice, _concatenate, _pad, _reverse, _reduce,
+    _reduce_window, _dot, _iota, _dynamic_slice, _dynamic_update_slice, _sort, _while,
+    _conditional,
+)  # fmt: skip
+
+
+@st.composite
+def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
+    """A random well-typed module: 1-3 parameters, then 1-``max_steps`` ops; the root is a
+    tuple of the last few values."""
+    b = _Builder(draw)
+    entry = _Computation("main")
+    for _ in range(draw(st.integers(1, 3))):
+        t = draw(st.sampled_from(TYPES))
+        rank = draw(st.integers(0, 3))
+        b.param(entry, t, tuple(draw(st.sampled_from(DIMS)) for _ in range(rank)), True)
+    for _ in range(draw(st.integers(1, max_steps))):
+        op = draw(st.sampled_from(OPS))
+        op(b, entry, True)
+    count = draw(st.integers(1, min(3, len(entry.values))))
+    outs = entry.values[-count:]
+    shapes = ", ".join(v.shape for v in outs)
+    entry.lines.append(f"  ROOT out = ({shapes}) tuple({', '.join(v.name for v in outs)})")
+    text = "HloModule fuzz\n\n" + "\n".join(b.computations)
+    text += "\nENTRY main {\n" + "\n".join(entry.lines) + "\n}\n"
+    return Program(text, b.args, [v.exact for v in outs])
