@@ -98,6 +98,22 @@ ENTRY main {{
     assert "all-gather" not in ops
 
 
+@pytest.mark.parametrize("rows", [40, 42])
+def test_scatter_add_into_a_table_split_on_rows(rows):
+    text = f"""HloModule m
+{ADD}
+ENTRY main {{
+  table = f32[{rows},4] parameter(0), sharding={ROWS4}
+  ids = s32[5,1] parameter(1), sharding={REP}
+  upd = f32[5,4] parameter(2), sharding={REP}
+  ROOT s = f32[{rows},4] scatter(table, ids, upd), update_window_dims={{1}}, inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, index_vector_dim=1, to_apply=add, sharding={ROWS4}
+}}
+"""
+    ids = np.array([[0], [rows - 1], [-2], [rows + 1], [0]], np.int32)  # repeats, out of range
+    spmd = _check(text, _f32(rows, 4), ids, _f32(5, 4, seed=3))
+    assert collective_bytes(spmd) == 0
+
+
 @pytest.mark.parametrize(
     ("height", "pad", "moves"),
     [

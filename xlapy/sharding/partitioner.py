@@ -249,6 +249,11 @@ class ComputationPartitioner:
         handler = HANDLERS.get(instr.opcode, replicated_fallback)
         result = handler(self, instr)
         target = self.target(instr)
+        if isinstance(target, Tiling) and result.make is not None:
+            # Still cheap to build in any tiling: keep it deferred, naturally in the target.
+            deferred = PValue(None, result.shape, target, result.make, result.make_cost)
+            deferred.pieces = result.pieces
+            return deferred
         if target is not None:
             result = self.resharded(result, target)
         return result

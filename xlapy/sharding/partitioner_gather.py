@@ -1,5 +1,5 @@
-"""Partitioning ``gather`` (XLA's ``gather_scatter_handler.cc``: passthrough and index
-masking).
+"""Partitioning ``gather`` and ``scatter`` (XLA's ``gather_scatter_handler.cc``: passthrough
+and index masking).
 
 A table tiled only on dims the gather slices whole keeps its tiling: each device gathers from
 its piece, and those dims pass through to the result's offset dims.
@@ -137,3 +137,46 @@ def gather(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     add = p.state.reducer(Opcode.ADD, instr.shape.element_type)
     summed = b.all_reduce(masked, add, t.groups_along([d]))
     return PValue(summed, instr.shape, p.replicated(instr.shape))
+
+
+@handles(Opcode.SCATTER)
+def scatter(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Into a table tiled on one dim that the scatter indexes with single rows (an embedding
+    gradient): every device applies the (replicated) updates to its own rows, the indices
+    shifted by its rows' offset; an update aimed at another device's rows falls outside
+    this device's piece and is dropped, as XLA drops out-of-bounds update windows (rows past
+    the table land in padding). Anything else runs on replicated operands."""
+    a = instr.attrs
+    n = (len(instr.operands) - 1) // 2
+    t = tiling_of(p.value(instr.operands[0]))
+    tiled = [d for d in range(t.rank) if t.tiles[d] > 1]
+    if (
+        len(tiled) != 1
+        or a.input_batching_dims
+        or tiled[0] not in a.inserted_window_dims
+        or tiled[0] not in a.scatter_dims_to_operand_dims
+    ):
+        return replicated_fallback(p, instr)
+    d = tiled[0]
+    b = p.b
+    operands = [p.operand(instr, i, t) for i in range(n)]
+    indices = instr.operands[n]
+    idx = p.operand(instr, n, p.replicated(indices.shape))
+    updates = [p.operand(instr, n + 1 + i, p.replicated(u.shape))
+               for i, u in enumerate(instr.operands[n + 1 :])]  # fmt: skip
+    itype = indices.shape.element_type
+    c = t.shard_dims(instr.operands[0].shape.dims)[d]
+    offset = b.add(Opcode.CONVERT, [b.table([int(k) * c for k in t.index[:, d]])],
+                   shape=Shape.scalar(itype))  # fmt: skip
+    k = list(a.scatter_dims_to_operand_dims).index(d)
+    ivd = a.index_vector_dim
+    if ivd < indices.shape.rank:
+        zero = b.constant(0, itype)
+        parts = [offset if j == k else zero for j in range(indices.shape.dims[ivd])]
+        vec = b.add(Opcode.CONCATENATE, [b.reshape(x, (1,)) for x in parts], {"dimensions": (0,)})
+        shift = b.add(Opcode.BROADCAST, [vec], {"dimensions": (ivd,)}, shape=indices.shape)
+    else:
+        shift = b.scalar_like(offset, indices.shape.dims)
+    local = b.add(Opcode.SUBTRACT, [idx, shift])
+    new = rebuild(p, instr, [*operands, local, *updates])
+    return PValue(new, instr.shape, t if n == 1 else tuple(t for _ in range(n)))
