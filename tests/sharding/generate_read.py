@@ -99,7 +99,21 @@ def mesh4x2_dots():
     return f, m, ins, outs, args
 
 
-PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots]
+def gather_scatter():
+    m = mesh((2, 4), ("b", "f"))
+
+    def f(table, idx, upd, base):
+        emb = jnp.take(table, idx, axis=0)
+        return jnp.tanh(emb), base.at[idx].add(upd)
+
+    ins = (P(None, "f"), P("b"), P(None, "f"), P())
+    outs = (P("b", "f"), P(None, "f"))
+    idx = jnp.arange(8, dtype=jnp.int32) * 3
+    args = (jnp.ones((64, 16)), idx, jnp.ones((8, 16)), jnp.zeros((64, 16)))
+    return f, m, ins, outs, args
+
+
+PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter]
 
 
 def named(m, spec):

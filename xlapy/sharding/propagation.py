@@ -245,6 +245,32 @@ def _conv_dims(instr: HloInstruction) -> tuple[dict[int, int], dict[int, int]]:
     return lmap, rmap
 
 
+def _gather_passthrough(instr: HloInstruction) -> dict[int, int]:
+    """Operand dim -> result dim for the gather's passthrough dims: window dims taken whole
+    and not indexed, so each device's rows of the operand give its rows of the result."""
+    operand = instr.operands[0].shape
+    a = instr.attrs
+    skip = set(a.collapsed_slice_dims) | set(a.operand_batching_dims)
+    window = [d for d in range(operand.rank) if d not in skip]
+    return {
+        d: o for d, o in zip(window, a.offset_dims, strict=True)
+        if a.slice_sizes[d] == operand.dims[d] and d not in set(a.start_index_map)
+    }  # fmt: skip
+
+
+def _scatter_passthrough(instr: HloInstruction) -> dict[int, int]:
+    """Operand dim -> updates dim for the scatter's passthrough (whole, unindexed) dims."""
+    operand = instr.operands[0].shape
+    updates = instr.operands[-1].shape
+    a = instr.attrs
+    skip = set(a.inserted_window_dims) | set(a.input_batching_dims)
+    window = [d for d in range(operand.rank) if d not in skip]
+    return {
+        d: u for d, u in zip(window, a.update_window_dims, strict=True)
+        if updates.dims[u] == operand.dims[d] and d not in set(a.scatter_dims_to_operand_dims)
+    }  # fmt: skip
+
+
 def _gather_forward(instr: HloInstruction) -> list[HloSharding | None]:
     """Candidates for a gather's result: the operand's passthrough dims and the indices'
     batch dims."""
@@ -252,16 +278,8 @@ def _gather_forward(instr: HloInstruction) -> list[HloSharding | None]:
     a = instr.attrs
     out: list[HloSharding | None] = []
     offset = list(a.offset_dims)
-    window = [
-        d for d in range(operand.shape.rank)
-        if d not in set(a.collapsed_slice_dims) and d not in set(a.operand_batching_dims)
-    ]  # fmt: skip
     if operand.sharding is not None:
-        passthrough = {
-            d: offset[i] for i, d in enumerate(window)
-            if a.slice_sizes[d] == operand.shape.dims[d] and d not in set(a.start_index_map)
-        }  # fmt: skip
-        out.append(_map_dims(operand.sharding, passthrough, instr.shape.rank))
+        out.append(_map_dims(operand.sharding, _gather_passthrough(instr), instr.shape.rank))
     if indices.sharding is not None:
         batch_out = [d for d in range(instr.shape.rank) if d not in set(offset)]
         batch_in = [d for d in range(indices.shape.rank) if d != a.index_vector_dim]
@@ -314,6 +332,12 @@ def _forward(instr: HloInstruction, ctx: _Context) -> list[HloSharding | None]:
         if op is Opcode.SCATTER:
             n = (len(ops) - 1) // 2
         inputs = [o.sharding for o in ops[:n]]
+        if op is Opcode.SCATTER:
+            inverse = {u: d for d, u in _scatter_passthrough(instr).items()}
+            rank = ops[0].shape.rank
+            inputs += [
+                _map_dims(u.sharding, inverse, rank) for u in ops[n + 1 :] if u.sharding is not None
+            ]
         best = _most_specific(inputs)
         if not best:
             return []
@@ -439,14 +463,18 @@ def _backward(instr: HloInstruction, user: HloInstruction, level: int) -> list[H
         return [insert_dims(leaf, list(user.attrs.dimensions), instr.shape.rank)]
     if op in (Opcode.SORT, Opcode.SCATTER):
         n = len(user.operands) if op is Opcode.SORT else (len(user.operands) - 1) // 2
-        if op is Opcode.SCATTER and index >= n:
+        if op is Opcode.SCATTER and index > n:  # updates: the passthrough dims
+            leaf = us.get_sub_sharding(user.shape, (index - n - 1,)) if user.shape.is_tuple else us
+            return [_map_dims(leaf, _scatter_passthrough(user), instr.shape.rank)]
+        if op is Opcode.SCATTER and index == n:
             return []
         return [us.get_sub_sharding(user.shape, (index,)) if user.shape.is_tuple else us]
     if op in (Opcode.DOT, Opcode.CONVOLUTION):
         return _dot_operand_from_output(instr, user, index)
     if op is Opcode.GATHER:
-        if index != 1:
-            return []
+        if index == 0:
+            inverse = {o: d for d, o in _gather_passthrough(user).items()}
+            return [_map_dims(us, inverse, instr.shape.rank)]
         a = user.attrs
         batch_out = [d for d in range(user.shape.rank) if d not in set(a.offset_dims)]
         batch_in = [d for d in range(instr.shape.rank) if d != a.index_vector_dim]
