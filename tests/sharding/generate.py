@@ -206,6 +206,33 @@ def embedding_step():
 
 
 @program
+def shard_map_inside():
+    """``shard_map`` inside jit: a manual region (its own psum and ppermute) between
+    partitioned ops."""
+    mesh = jax.sharding.Mesh(np.array(jax.devices()).reshape(2, 4), ("a", "b"))
+
+    def local(x, w):
+        y = jnp.tanh(x @ w)
+        ring = [(i, (i + 1) % 4) for i in range(4)]
+        return lax.psum(y + lax.ppermute(y, "b", ring), "b")
+
+    def f(x, w):
+        h = jax.shard_map(
+            local, mesh=mesh, in_specs=(P("a", "b"), P("b", None)), out_specs=P("a", None)
+        )(x * 2.0, w)
+        return jnp.exp(h).sum(axis=0)
+
+    return (
+        f,
+        (2, 4),
+        ("a", "b"),
+        (P("a", "b"), P("b", None)),
+        P(),
+        (normal(8, 16), normal(16, 8) * 0.3),
+    )
+
+
+@program
 def conv():
     def f(x, k):
         return lax.conv_general_dilated(

@@ -36,8 +36,19 @@ from xlapy.sharding.partitioner_builder import ModuleState, SpmdBuilder
 from xlapy.sharding.partitioner_tiling import Tiling
 from xlapy.sharding.reshard import plan_cost, reshard
 
-TilingTree = Tiling | tuple[Any, ...] | None
-"""A Tiling for an array, a tuple of trees for a tuple, None for a token."""
+
+class Manual:
+    """The layout of a value inside a manual region (``shard_map``): already per device."""
+
+    def __repr__(self) -> str:
+        return "MANUAL"
+
+
+MANUAL = Manual()
+
+TilingTree = Tiling | Manual | tuple[Any, ...] | None
+"""A Tiling for an array, MANUAL inside a manual region, a tuple of trees for a tuple, None
+for a token."""
 
 
 class PValue:
@@ -85,7 +96,7 @@ def local_shape(shape: Shape, tiling: TilingTree) -> Shape:
         return Shape.tuple_of(
             [local_shape(s, t) for s, t in zip(shape.tuple_shapes, tiling, strict=True)]
         )
-    if not shape.is_array:
+    if not shape.is_array or tiling is MANUAL:
         return shape
     assert isinstance(tiling, Tiling)
     return Shape(shape.element_type, tiling.shard_dims(shape.dims), layout=shape.layout)
@@ -96,6 +107,8 @@ def tiling_to_sharding(tiling: TilingTree) -> HloSharding:
         return HloSharding.tuple([tiling_to_sharding(t) for t in tiling])
     if tiling is None:
         return HloSharding.replicate()
+    if tiling is MANUAL:
+        return HloSharding.manual()
     return tiling.to_sharding()
 
 
@@ -153,6 +166,8 @@ class ComputationPartitioner:
             )
         if not shape.is_array:
             return None
+        if sharding.is_manual:
+            return MANUAL
         return Tiling.from_sharding(sharding, shape.rank, self.num_devices, what)
 
     def _nest(self, shape: Shape, flat: Any, what: str) -> TilingTree:
@@ -191,6 +206,14 @@ class ComputationPartitioner:
                 parts.append(self.resharded(PValue(element, s, v.tiling[k]), t).instr)
             return PValue(self.b.add(Opcode.TUPLE, parts), v.shape, tiling)
         if not v.shape.is_array or tiling is None:
+            return v
+        if (tiling is MANUAL) != (v.tiling is MANUAL):
+            raise Unimplemented(
+                f"spmd-partitioning: a value of shape {v.shape.to_hlo(layout=False)} enters or "
+                "leaves a manual (shard_map) region other than through SPMDFullToShardShape / "
+                "SPMDShardToFullShape"
+            )
+        if tiling is MANUAL:
             return v
         assert isinstance(v.tiling, Tiling)
         assert isinstance(tiling, Tiling)
@@ -235,16 +258,16 @@ class ComputationPartitioner:
         return self.values[comp.root]
 
     def visit(self, instr: HloInstruction) -> PValue:
+        from xlapy.sharding.partitioner_manual import MANUAL_CALLS, copy_manual, is_manual
+
+        manual = is_manual(self, instr)
+        if manual and not _is_custom_call(instr, MANUAL_CALLS):
+            return copy_manual(self, instr)
         if instr.opcode in REFUSED or Trait.COLLECTIVE in instr.opdef.traits:
             why = REFUSED.get(instr.opcode, "the global program must not hold collectives")
             raise Unimplemented(
                 f"spmd-partitioning: {instr.opcode.value} {instr.name} cannot be partitioned "
-                f"({why})"
-            )
-        if instr.sharding is not None and instr.sharding.is_manual:
-            raise Unimplemented(
-                f"spmd-partitioning: {instr.opcode.value} {instr.name} has a manual sharding "
-                "(shard_map inside jit), which the partitioner does not handle yet"
+                f"({why}; inside shard_map it could)"
             )
         handler = HANDLERS.get(instr.opcode, replicated_fallback)
         result = handler(self, instr)
@@ -257,6 +280,10 @@ class ComputationPartitioner:
         if target is not None:
             result = self.resharded(result, target)
         return result
+
+
+def _is_custom_call(instr: HloInstruction, targets: Sequence[str]) -> bool:
+    return instr.opcode is Opcode.CUSTOM_CALL and instr.attrs.custom_call_target in targets
 
 
 def _same(a: TilingTree, b: TilingTree) -> bool:
@@ -307,6 +334,7 @@ def partition_module(module: HloModule, num_devices: int | None = None) -> HloMo
         partitioner_control,
         partitioner_dot,
         partitioner_gather,
+        partitioner_manual,
         partitioner_ops,
         partitioner_windows,
     )

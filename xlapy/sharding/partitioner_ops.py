@@ -152,15 +152,9 @@ SHARDING_CALLS = ("Sharding", "xla.sdy.FuncResultSharding", "xla.sdy.ShardingCon
 @handles(Opcode.CUSTOM_CALL)
 def custom_call(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """``Sharding`` (and Shardy's sharding custom calls) reshard their operand to their own
-    sharding (the visitor does it); other custom calls run on replicated operands."""
+    sharding (the visitor does it); other custom calls run on replicated operands (manual
+    regions: ``partitioner_manual.py``)."""
     target = instr.attrs.custom_call_target
-    if target in ("SPMDFullToShardShape", "SPMDShardToFullShape"):
-        from xlapy.errors import Unimplemented
-
-        raise Unimplemented(
-            f"spmd-partitioning: custom-call {instr.name} ({target}) enters or leaves a manual "
-            "(shard_map) region, which the partitioner does not handle yet"
-        )
     if target in SHARDING_CALLS and len(instr.operands) == 1:
         return p.value(instr.operands[0])
     return replicated_fallback(p, instr)

@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 from xlapy.ir.clone import clone_module
 from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
@@ -17,6 +20,7 @@ from xlapy.passes.dce import DeadCodeElimination
 from xlapy.passes.pass_manager import PASSES, Pass, Pipeline
 from xlapy.sharding.global_io import GlobalSignature
 from xlapy.sharding.partitioner import SpmdPartitioner
+from xlapy.sharding.read import import_sdy_hlo
 
 
 def _propagation() -> list[Pass]:
@@ -28,11 +32,23 @@ def _propagation() -> list[Pass]:
     return [PASSES["sharding-propagation"]()] if "sharding-propagation" in PASSES else []
 
 
+@dataclass(frozen=True)
+class ImportShardyHlo(Pass):
+    """HLO text JAX printed with Shardy: its ``xla.sdy.*`` custom calls and attributes in
+    XLA's GSPMD form (``xlapy.sharding.read.import_sdy_hlo``; nothing to do otherwise)."""
+
+    name: ClassVar[str] = "import-shardy-hlo"
+
+    def run(self, module: HloModule) -> bool:
+        return import_sdy_hlo(module)
+
+
 def spmd_pipeline(*, verify: bool = False, num_partitions: int = 0) -> Pipeline:
-    """Propagation, dead code (JAX marks results with dead ``reshape``s carrying shardings,
-    which propagation reads), partitioning over ``num_partitions`` (0: the module's), dead
-    code."""
+    """Shardy's HLO form imported, propagation, dead code (JAX marks results with dead
+    ``reshape``s carrying shardings, which propagation reads), partitioning over
+    ``num_partitions`` (0: the module's), dead code."""
     passes: list[Pass | Pipeline] = [
+        ImportShardyHlo(),
         *_propagation(),
         DeadCodeElimination(),
         SpmdPartitioner(num_partitions),
@@ -53,15 +69,23 @@ def _has_tiled_sharding(module: HloModule) -> bool:
 
 
 _DEVICE_OPS = {Opcode.PARTITION_ID, Opcode.REPLICA_ID}
+_ENTER_MANUAL = ("SPMDFullToShardShape", "xla.sdy.GlobalToLocalShape")
 
 
 def is_global_program(module: HloModule) -> bool:
-    """True for a global-view program to partition: some value is tiled over devices, and
+    """True for a global-view program to partition: it enters a manual region
+    (``SPMDFullToShardShape``: shard_map inside jit), or some value is tiled over devices and
     nothing says it is already per device (an entry named ``*_spmd`` or a scheduled module,
     as XLA's partitioned modules are; collectives; ``partition-id``; manual shardings)."""
     if module.entry.name.endswith("_spmd") or module.config.is_scheduled:
         return False
-    for instr in module.instructions():
+    instrs = module.instructions()
+    if any(
+        i.opcode is Opcode.CUSTOM_CALL and i.attrs.custom_call_target in _ENTER_MANUAL
+        for i in instrs
+    ):
+        return True  # shard_map inside jit: manual regions (with their collectives) in a global program
+    for instr in instrs:
         if Trait.COLLECTIVE in instr.opdef.traits or instr.opcode in _DEVICE_OPS:
             return False
         if instr.sharding is not None and instr.sharding.is_manual:
