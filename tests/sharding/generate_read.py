@@ -113,12 +113,26 @@ def gather_scatter():
     return f, m, ins, outs, args
 
 
-PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter]
+def shard_alike():
+    from jax.experimental.shard_alike import shard_alike as alike
+
+    m = mesh((2, 4), ("x", "y"))
+
+    def f(a, b):
+        c, d = alike(jnp.sin(a), jnp.cos(b))
+        return c + 1, d * 2
+
+    return f, m, (P("x", "y"), None), None, (jnp.ones((8, 8)), jnp.ones((8, 8)))
+
+
+PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter, shard_alike]
 
 
 def named(m, spec):
+    if spec is None:
+        return None
     if isinstance(spec, tuple):
-        return tuple(NamedSharding(m, s) for s in spec)
+        return tuple(None if s is None else NamedSharding(m, s) for s in spec)
     return NamedSharding(m, spec)
 
 

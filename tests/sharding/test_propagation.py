@@ -184,3 +184,17 @@ def test_merge_and_reshape_helpers():
     assert str(reshape_sharding(shape, xlapy.shape("f32[16,3]"), s)) == (
         "{devices=[4,1,2]<=[2,4]T(1,0) last_tile_dim_replicate}"
     )
+
+
+@pytest.mark.parametrize("form", ["sdy.mlir", "sdy.hlo", "gspmd.mlir", "gspmd.hlo"])
+def test_shard_alike_groups(form):
+    """``shard_alike(sin(a), cos(b))``: b (no sharding given) and the values of the group take
+    a's tiling, whatever form the group came in; the group markers are gone."""
+    module = _propagate(load(str(DATA / f"read_shard_alike.{form}")))
+    entry = module.entry
+    want = HloSharding.iota_tile([2, 4])
+    assert entry.parameter(1).sharding == want
+    cos = next(i for i in entry.instructions if i.opcode is Opcode.COS)
+    assert cos.sharding == want
+    assert all(i.opcode is not Opcode.CUSTOM_CALL for i in entry.instructions)
+    assert entry.root.sharding == HloSharding.tuple([want, want])

@@ -36,6 +36,13 @@ def signature(module: HloModule) -> list[tuple[str, ...]]:
             return
         seen.add(comp.name)
         for instr in comp.post_order():
+            target = instr.attrs.custom_call_target if instr.opcode is Opcode.CUSTOM_CALL else ""
+            # shard_alike: GSPMD's {unknown shard_as N} constraint, Shardy's group call
+            if target == "xla.sdy.ShardingGroup" or (
+                target == "Sharding" and instr.sharding.is_unknown and instr.sharding.shard_group
+            ):
+                out.append(("group", instr.operands[0].opcode.value))
+                continue
             if instr.opcode is Opcode.CUSTOM_CALL and instr.attrs.custom_call_target in TARGETS:
                 config = instr.backend_config or ""
                 out.append((instr.attrs.custom_call_target, str(instr.sharding), config))

@@ -32,6 +32,9 @@ Output: every instruction has a sharding afterwards; those propagation left unde
 ``{replicated}`` (a tuple of them for tuple shapes), so the partitioner never guesses.
 ``Sharding`` custom calls become ``copy`` instructions carrying their sharding, as in XLA; a
 fully specified constraint also gives its sharding to an operand that has none.
+``shard_alike`` groups (``{unknown shard_as N}`` constraints, ``xla.sdy.ShardingGroup`` calls)
+are removed; their members take candidates from each other at every step, and at the end each
+``shard_as`` group is aligned on its most specific sharding.
 """
 
 from __future__ import annotations
@@ -47,7 +50,7 @@ from xlapy.ir.opdefs import Trait
 from xlapy.passes.pass_manager import Pass, record, register_pass
 from xlapy.shape import Shape
 from xlapy.sharding.hlo_sharding import HloSharding
-from xlapy.sharding.read import SHARDING, import_sdy_hlo, unspecified_dims
+from xlapy.sharding.read import SHARDING, SHARDING_GROUP, import_sdy_hlo, unspecified_dims
 from xlapy.sharding.sharding_util import (
     insert_dims,
     is_more_specific,
@@ -592,8 +595,9 @@ class ShardingPropagation(Pass):
         if to_output is None:
             to_output = any(config.allow_spmd_sharding_propagation_to_output)
         entry = module.entry
-        open_dims = _constraints_to_copies(module)
-        changed |= bool(open_dims)
+        groups: Groups = {}
+        open_dims = _constraints_to_copies(module, groups)
+        changed |= bool(open_dims) or bool(groups)
         provided: set[int] = set()
         for comp in module.computations:
             for instr in comp.instructions:
@@ -606,12 +610,15 @@ class ShardingPropagation(Pass):
                         provided.add(id(instr))
                 elif instr is not entry.root:
                     provided.add(id(instr))
-        if not to_output:
-            provided.add(id(entry.root))
+        if not to_output and entry.root.sharding is not None:
+            provided.add(id(entry.root))  # (without one, the caller left the result open)
         ctx = _Context(module)
-        state = _Run(module, ctx, provided, open_dims)
+        state = _Run(module, ctx, provided, open_dims, groups)
         for level in range(4):
             changed |= state.to_fixed_point(level)
+        if groups:
+            changed |= _align_shard_as(groups, provided)
+            changed |= state.to_fixed_point(3)
         changed |= _complete(module)
         return changed
 
@@ -623,11 +630,16 @@ class _Run:
         ctx: _Context,
         provided: set[int],
         open_dims: dict[int, tuple[int, ...]],
+        groups: Groups,
     ) -> None:
         self.module = module
         self.ctx = ctx
         self.provided = provided
         self.open_dims = open_dims
+        self.group_of: dict[int, list[HloInstruction]] = {}
+        for members in groups.values():
+            for m in members:
+                self.group_of[id(m)] = members
         self.orders = {id(c): c.post_order() for c in module.computations}
         self.users: dict[int, list[HloInstruction]] = {}
         for comp in module.computations:
@@ -650,7 +662,11 @@ class _Run:
                     done_fwd.add(id(instr))
                     if not can_propagate_through(instr, level):
                         continue
-                    if self._infer(instr, _forward(instr, self.ctx), may_combine):
+                    cands = _forward(instr, self.ctx)
+                    cands += [
+                        m.sharding for m in self.group_of.get(id(instr), ()) if m is not instr
+                    ]
+                    if self._infer(instr, cands, may_combine):
                         self._touched(instr, done_fwd, done_bwd)
                         changed = True
                 for instr in reversed(order):
@@ -679,6 +695,8 @@ class _Run:
         return [caller.sharding]
 
     def _touched(self, instr: HloInstruction, done_fwd: set[int], done_bwd: set[int]) -> None:
+        for m in self.group_of.get(id(instr), ()):
+            done_fwd.discard(id(m))
         for o in instr.operands:
             done_bwd.discard(id(o))
         for u in self.users.get(id(instr), []):
@@ -752,29 +770,69 @@ class _Run:
         return False
 
 
-def _constraints_to_copies(module: HloModule) -> dict[int, tuple[int, ...]]:
+Groups = dict[tuple[str, int], list[HloInstruction]]
+"""``shard_alike`` groups: (``shard_as``/``shard_like``, id) -> members."""
+
+
+def _constraints_to_copies(module: HloModule, groups: Groups) -> dict[int, tuple[int, ...]]:
     """XLA's ``ProcessShardingInstruction``: each ``Sharding`` custom call becomes a ``copy``
     with its sharding; a fully specified one also gives its sharding to an operand that has
-    none. Returns the open dims of the partially specified copies (by id); an entry for every
-    replaced constraint (empty when none is open) so the caller knows something changed."""
+    none. A ``{unknown shard_as N}`` constraint or an ``xla.sdy.ShardingGroup`` call puts its
+    operand in group N (into ``groups``) and goes. Returns the open dims of the copies (by
+    id; empty when none is open)."""
     open_dims: dict[int, tuple[int, ...]] = {}
     for comp in reversed(module.computations):  # callers first: XLA's names for the copies
         for instr in reversed(comp.post_order()):
+            if _target(instr) == SHARDING_GROUP:
+                group = instr.frontend_attributes.get("xla.sdy.sharding_group_id", "0")
+                groups.setdefault(("shard_as", int(group.split(":")[0])), []).append(
+                    instr.operands[0]
+                )
+                comp.remove_instruction(instr)
+                continue
             if _target(instr) != SHARDING or instr.sharding is None:
                 continue
+            kind, _, number = instr.sharding.shard_group.partition(" ")
+            if instr.sharding.is_unknown:
+                if kind:
+                    groups.setdefault((kind, int(number)), []).append(instr.operands[0])
+                comp.replace_all_uses(instr, instr.operands[0])
+                comp.remove_instruction(instr)
+                continue
             dims = unspecified_dims(instr)
+            sharding = instr.sharding.with_shard_group("") if kind else instr.sharding
             copy = HloInstruction(
                 Opcode.COPY, instr.shape, [instr.operands[0]], name="copy",
-                sharding=instr.sharding, metadata=instr.metadata,
+                sharding=sharding, metadata=instr.metadata,
             )  # fmt: skip
             comp.add_instruction(copy, before=instr)
             comp.replace_all_uses(instr, copy)
             comp.remove_instruction(instr)
             open_dims[id(copy)] = dims
+            if kind:
+                groups.setdefault((kind, int(number)), []).append(copy)
             operand = copy.operands[0]
             if not dims and operand.sharding is None:
                 operand.sharding = copy.sharding
     return open_dims
+
+
+def _align_shard_as(groups: Groups, provided: set[int]) -> bool:
+    """Every member of a ``shard_as`` group takes the group's most specific sharding (XLA's
+    final alignment; ``shard_like`` members only propagate to each other)."""
+    changed = False
+    for (kind, _), members in groups.items():
+        if kind != "shard_as":
+            continue
+        shapes = {tuple(m.shape.dims) for m in members if m.shape.is_array}
+        best = _most_specific(m.sharding for m in members)
+        if not best or len(shapes) != 1:
+            continue
+        for m in members:
+            if id(m) not in provided and m.sharding != best[0]:
+                m.sharding = best[0]
+                changed = True
+    return changed
 
 
 def _complete(module: HloModule) -> bool:

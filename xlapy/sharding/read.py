@@ -9,6 +9,8 @@ Whatever the front end, a loaded module ends up with:
 * constraints (``with_sharding_constraint``) as ``custom-call(x), custom_call_target="Sharding"``
   carrying the sharding, with ``backend_config="unspecified_dims=[...]"`` listing the dims
   propagation may still shard (Shardy's open dims ``{?}``; JAX's ``P.UNCONSTRAINED``);
+* ``shard_alike``: ``Sharding`` custom calls ``{unknown shard_as N}`` (GSPMD) or
+  ``xla.sdy.ShardingGroup`` custom calls (``sdy.sharding_group``), which propagation reads;
 * Shardy's ``xla.sdy.FuncResultSharding`` custom calls removed (the root carries the result
   shardings);
 * ``shard_map`` inside jit (``sdy.manual_computation``, or the HLO ``xla.sdy.GlobalToLocalShape``
@@ -52,6 +54,8 @@ if TYPE_CHECKING:
 SHARDING = "Sharding"
 FULL_TO_SHARD = "SPMDFullToShardShape"
 SHARD_TO_FULL = "SPMDShardToFullShape"
+SHARDING_GROUP = "xla.sdy.ShardingGroup"
+"""``shard_alike`` with Shardy: operand 0 joins group ``xla.sdy.sharding_group_id``."""
 
 ManualContext = tuple[Mesh, tuple[str, ...]]
 """Inside a manual computation: its mesh and manual axes."""

@@ -24,6 +24,7 @@ from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.shape_inference.dot_conv import DEFERRED_ERROR
 from xlapy.sharding.read import (
+    SHARDING_GROUP,
     ManualContext,
     lower_manual_computation,
     lower_sharding_constraint,
@@ -357,6 +358,21 @@ def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
         return child.build(op.regions[0], op.offset, local_shapes)
 
     return lower_manual_computation(b, operands, op.attrs, body, b.result_shapes(op), op.offset)
+
+
+@lowers("sdy.sharding_group")
+def _sharding_group(b: Builder, op: Op) -> list[HloInstruction]:
+    """``shard_alike``: the value joins sharding group ``group_id`` (as JAX's HLO writes it:
+    an ``xla.sdy.ShardingGroup`` custom call with no result)."""
+    (x,) = b.operands(op)
+    b.add(
+        Opcode.CUSTOM_CALL,
+        Shape.tuple_of([]),
+        [x],
+        {"custom_call_target": SHARDING_GROUP, "custom_call_has_side_effect": True},
+        frontend_attributes={"xla.sdy.sharding_group_id": f"{op.attrs['group_id']} : i64"},
+    )
+    return []
 
 
 @lowers("sdy.sharding_constraint")

@@ -448,6 +448,19 @@ def _sharding_constraint(p: MlirParser, name: str, results: list[str], offset: i
     return _op(name, results, [operand], attrs, result_types or [], offset)
 
 
+def _sharding_group(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
+    """``sdy.sharding_group %x group_id=N : T`` (``jax.experimental.shard_alike``)."""
+    operand = p.expect_kind(Tok.SSA).text
+    p.expect("group_id")
+    p.expect("=")
+    group = int(p.expect_kind(Tok.INT, "a sharding group id").text)
+    p.expect(":")
+    operand_type = p.parse_type()
+    return _op(
+        name, results, [operand], {"group_id": group}, [], offset, None, None, [operand_type]
+    )
+
+
 def _manual_computation(p: MlirParser, name: str, results: list[str], offset: int) -> Op:
     """``sdy.manual_computation(%x) in_shardings=[...] out_shardings=[...] manual_axes={...}
     (%arg: T) { ... sdy.return ... } : (...) -> ...``; attrs ``in_shardings``,
@@ -508,6 +521,7 @@ _SPECIAL: dict[str, PrettyParser] = {
     "chlo.top_k": _top_k,
     "stablehlo.optimization_barrier": _optimization_barrier,
     "sdy.sharding_constraint": _sharding_constraint,
+    "sdy.sharding_group": _sharding_group,
     "sdy.manual_computation": _manual_computation,
     "tensor.cast": _tensor_cast,
 }

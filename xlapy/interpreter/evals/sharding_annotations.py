@@ -17,6 +17,12 @@ def sharding_constraint(ctx: Evaluator, instr: HloInstruction, operands: list[Va
     return operands[0]
 
 
+@custom_call_target("xla.sdy.ShardingGroup")
+def sharding_group(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
+    """``shard_alike``'s group membership: no value."""
+    return ()
+
+
 @custom_call_target("SPMDFullToShardShape", "SPMDShardToFullShape")
 def manual_boundary(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """The value itself when no dim is split; else the program must be partitioned."""

@@ -1,0 +1,16 @@
+module @jit_f attributes {mhlo.num_partitions = 8 : i32, mhlo.num_replicas = 1 : i32} {
+  sdy.mesh @mesh = <["x"=2, "y"=4]> {stablehlo.mesh = {axes = [{name = "x", size = 2 : i64}, {name = "y", size = 4 : i64}]}}
+  func.func public @main(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}, %arg1: tensor<8x8xf32>) -> (tensor<8x8xf32> {jax.result_info = "result[0]"}, tensor<8x8xf32> {jax.result_info = "result[1]"}) {
+    %0 = stablehlo.sine %arg0 : tensor<8x8xf32>
+    %1 = stablehlo.cosine %arg1 : tensor<8x8xf32>
+    sdy.sharding_group %0 group_id=0 : tensor<8x8xf32>
+    sdy.sharding_group %1 group_id=0 : tensor<8x8xf32>
+    %cst = stablehlo.constant dense<1.000000e+00> : tensor<f32>
+    %2 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+    %3 = stablehlo.add %0, %2 : tensor<8x8xf32>
+    %cst_0 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
+    %4 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x8xf32>
+    %5 = stablehlo.multiply %1, %4 : tensor<8x8xf32>
+    return %3, %5 : tensor<8x8xf32>, tensor<8x8xf32>
+  }
+}
