@@ -121,7 +121,11 @@ def check(program: Program, stats: Stats | None = None) -> None:
 
 
 def differential_test(
-    examples: int, stats: Stats, seed: int | None = None, derandomize: bool = False
+    examples: int,
+    stats: Stats,
+    seed: int | None = None,
+    derandomize: bool = False,
+    max_steps: int = 8,
 ) -> Callable[[], None]:
     """A hypothesis test running ``examples`` programs through ``check`` (shrinking a
     failure to a small program)."""
@@ -135,7 +139,7 @@ def differential_test(
         phases=[Phase.generate, Phase.shrink],
         print_blob=True,
     )
-    @given(programs())
+    @given(programs(max_steps))
     def test(program: Program) -> None:
         check(program, stats)
 
@@ -152,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--seed", type=int, default=None, help="default: the time")
     parser.add_argument("--batch", type=int, default=50, help="programs per hypothesis run")
+    parser.add_argument("--max-steps", type=int, default=8, help="ops per program, at most")
     parser.add_argument("--log", type=Path, default=None, help="append findings here")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
@@ -168,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     log(f"differential fuzzing cpu vs interpreter for {args.seconds:g} s (seed {seed})")
     batch = 0
     while time.monotonic() - start < args.seconds:
-        test = differential_test(args.batch, stats, seed=seed + batch)
+        test = differential_test(args.batch, stats, seed=seed + batch, max_steps=args.max_steps)
         batch += 1
         try:
             test()

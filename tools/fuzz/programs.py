@@ -514,6 +514,68 @@ def _sort(b: _Builder, comp: _Computation, entry: bool) -> Value:
     return b.emit(comp, out, f"sort({v.name}), dimensions={{{d}}}, is_stable=true, to_apply={lt}")
 
 
+def _row_indices(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    """``s32[n,1]`` start rows (any values: out-of-range ones clamp or are skipped)."""
+    n = b.draw(st.sampled_from(DIMS))
+    t = b.draw(st.sampled_from((dtypes.S32, dtypes.S64, dtypes.U8)))
+    return b.param(comp, t, (n, 1), entry)
+
+
+def _gather(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if not v.dims or not v.dims[0] or not entry:
+        return _reverse(b, comp, entry)
+    idx = _row_indices(b, comp, entry)
+    rest = v.dims[1:]
+    offsets = ",".join(str(k) for k in range(1, len(v.dims)))
+    sizes = ",".join(map(str, (1, *rest)))
+    out = Value(b.fresh("gather"), v.type, (idx.dims[0], *rest), v.exact, nan_bits=v.nan_bits)
+    text = (f"gather({v.name}, {idx.name}), offset_dims={{{offsets}}}, "
+            f"collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, "
+            f"slice_sizes={{{sizes}}}")  # fmt: skip
+    return b.emit(comp, out, text)
+
+
+def _scatter(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    v = _pick(b, comp)
+    if not v.dims or not entry or v.type is PRED:
+        return _reverse(b, comp, entry)
+    idx = _row_indices(b, comp, entry)
+    rest = v.dims[1:]
+    updates = b.param(comp, v.type, (idx.dims[0], *rest), entry)
+    kind = b.draw(st.sampled_from(("add", "maximum", "minimum")))
+    combiner = b.scalar_computation(kind, v.type)
+    windows = ",".join(str(k) for k in range(1, len(v.dims)))
+    # duplicate rows combine in an unspecified order: exact for integers only
+    exact = v.exact and not v.type.is_float
+    out = Value(b.fresh("scatter"), v.type, v.dims, exact, nan_bits=False)
+    text = (f"scatter({v.name}, {idx.name}, {updates.name}), update_window_dims={{{windows}}}, "
+            f"inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, "
+            f"index_vector_dim=1, to_apply={combiner}")  # fmt: skip
+    return b.emit(comp, out, text)
+
+
+def _window_update(b: _Builder, comp: _Computation, i: str) -> Value:
+    """In a loop body: ``x`` with its row ``i`` (clamped) replaced by a function of itself,
+    an in-place update of the loop state (a scan's pattern)."""
+    x = comp.params[0]
+    if not x.dims or not x.dims[0]:
+        return x
+    sizes = (1, *x.dims[1:])
+    zero = b.constant(comp, dtypes.S32, 0)
+    starts = ", ".join([i, *([zero.name] * (len(x.dims) - 1))])
+    row = b.emit(comp, Value(b.fresh("row"), x.type, sizes, x.exact, nan_bits=x.nan_bits),
+                 f"dynamic-slice({x.name}, {starts}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}")  # fmt: skip
+    if x.type is PRED:
+        new = b.emit(comp, Value(b.fresh("not"), PRED, sizes, x.exact), f"not({row.name})")
+    else:
+        op = "add" if not x.type.is_float else b.draw(st.sampled_from(("add", "multiply")))
+        new = b.emit(comp, Value(b.fresh(op), x.type, sizes, x.exact, nan_bits=False),
+                     f"{op}({row.name}, {row.name})")  # fmt: skip
+    out = Value(b.fresh("dus"), x.type, x.dims, x.exact and new.exact, nan_bits=False)
+    return b.emit(comp, out, f"dynamic-update-slice({x.name}, {new.name}, {starts})")
+
+
 def _body_ops(b: _Builder, comp: _Computation, steps: int) -> Value:
     """``steps`` elementwise/data-movement ops over ``comp``'s values (no new parameters);
     the last one is of the first parameter's type and dims."""
@@ -541,13 +603,20 @@ def _while(b: _Builder, comp: _Computation, entry: bool) -> Value:
     body.lines.append(f"  x = {v.shape} get-tuple-element(s), index=1")
     body.params.append(x)
     body.values.append(x)
-    result = _body_ops(b, body, b.draw(st.integers(1, 3)))
+    if b.draw(st.booleans()):
+        _window_update(b, body, "i")
+    result = _body_ops(b, body, b.draw(st.integers(0, 3)))
     body.lines.append("  one = s32[] constant(1)\n  next = s32[] add(i, one)")
     body.lines.append(f"  ROOT t = {state} tuple(next, {result.name})")
     b.computations.append(f"{body.name} {{\n" + "\n".join(body.lines) + "\n}\n")
-    zero = b.constant(comp, dtypes.S32, 0)
+    start = b.constant(comp, dtypes.S32, 0)
+    if entry and b.draw(st.booleans()):  # a data-dependent trip count: trips - start
+        given = b.param(comp, dtypes.S32, (), entry)
+        low, high = b.constant(comp, dtypes.S32, -5), b.constant(comp, dtypes.S32, trips)
+        start = b.emit(comp, Value(b.fresh("start"), dtypes.S32, ()),
+                       f"clamp({low.name}, {given.name}, {high.name})")  # fmt: skip
     init = b.fresh("init")
-    comp.lines.append(f"  {init} = {state} tuple({zero.name}, {v.name})")
+    comp.lines.append(f"  {init} = {state} tuple({start.name}, {v.name})")
     loop = b.fresh("while")
     comp.lines.append(f"  {loop} = {state} while({init}), condition={cond}, body={body.name}")
     exact = v.exact and all(w.exact for w in body.values)
@@ -581,7 +650,7 @@ OPS = (
     _unary, _unary, _binary, _binary, _binary, _compare, _select, _clamp, _convert, _bitcast,
     _broadcast, _reshape, _transpose, _slice, _concatenate, _pad, _reverse, _reduce,
     _reduce_window, _dot, _iota, _dynamic_slice, _dynamic_update_slice, _sort, _while,
-    _conditional,
+    _conditional, _gather, _scatter,
 )  # fmt: skip
 
 

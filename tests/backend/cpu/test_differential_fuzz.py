@@ -21,8 +21,8 @@ from tools.fuzz.programs import Program  # noqa: E402
 
 def test_a_fixed_sample_of_random_programs_agrees() -> None:
     stats = Stats()
-    differential_test(examples=30, stats=stats, derandomize=True)()
-    assert stats.run >= 25  # programs compared (a few may be refused by both platforms)
+    differential_test(examples=25, stats=stats, derandomize=True)()
+    assert stats.run >= 20  # programs compared (a few may be refused by both platforms)
     assert stats.invalid == 0
 
 
