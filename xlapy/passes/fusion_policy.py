@@ -125,11 +125,17 @@ def is_loop_op(instr: HloInstruction, limits: FusionLimits) -> bool:
     if instr.opcode is Opcode.CONSTANT:
         return instr.shape.num_elements <= limits.max_constant_elements
     if instr.opcode is Opcode.REDUCE_WINDOW:
-        # A cumulative window (cumsum...) stays alone: its kernel is a linear scan, while a
-        # fused one would reduce one whole window per output element.
-        window = instr.attrs.window
-        return len(instr.operands) == 2 and not window.cumulative_axis(instr.operands[0].shape.dims)
+        return len(instr.operands) == 2 and not is_scan(instr)
     return instr.opcode in LOOP_OPS or Trait.ELEMENTWISE in traits
+
+
+def is_scan(instr: HloInstruction) -> bool:
+    """A cumulative reduce-window (cumsum...) on static arrays: its kernel is a linear scan
+    (``codegen/scan_emitter.py``) that may read fused producers, but it is never fused into
+    a consumer, which would reduce one whole window per element it reads."""
+    if instr.opcode is not Opcode.REDUCE_WINDOW or not _static_arrays(instr):
+        return False
+    return instr.attrs.window.cumulative_axis(instr.operands[0].shape.dims) is not None
 
 
 def is_expensive(instr: HloInstruction) -> bool:
@@ -155,11 +161,14 @@ def is_expensive(instr: HloInstruction) -> bool:
 
 def node_kind(instr: HloInstruction, limits: FusionLimits, shared: set[int]) -> NodeKind:
     """LOOP for a loop op or a fusion made of loop ops only; INPUT for a reduce (on static
-    arrays) or a fusion of loop ops whose outputs include reduces; OPAQUE otherwise (a
+    arrays), a scan (``is_scan``) or a fusion of loop ops whose outputs include reduces;
+    OPAQUE otherwise (a fusion holding a scan, a
     kOutput/kCustom fusion, one with another op inside, a reduce that is not an output, or
     a fused computation called from elsewhere too: ``shared``)."""
     if instr.opcode is Opcode.REDUCE:
         return NodeKind.INPUT if _static_arrays(instr) else NodeKind.OPAQUE
+    if is_scan(instr):
+        return NodeKind.INPUT  # once fused with a producer, the fusion is opaque
     if instr.opcode is not Opcode.FUSION:
         return NodeKind.LOOP if is_loop_op(instr, limits) else NodeKind.OPAQUE
     comp = instr.attrs.calls

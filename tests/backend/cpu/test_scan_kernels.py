@@ -11,6 +11,7 @@ from op_kernels_util import assert_close, assert_same, run_both, shape_text, typ
 import xlapy
 from xlapy.backend.cpu.codegen.scan_emitter import cumulative
 from xlapy.ir.attrs import Window
+from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo
 
 jax = pytest.importorskip("jax")
@@ -336,12 +337,25 @@ def test_cumsum_in_loop_bodies_runs_as_a_scan():
             assert_same(np.asarray(got), np.asarray(want))
 
 
-def test_fusion_leaves_cumulative_windows_alone():
-    module = lowered(lambda x: jnp.cumsum(jnp.exp(x), axis=1) * 2, F32)
-    exe = xlapy.compile(module, platform="cpu")
-    windows = [i for c in exe.module.computations for i in c.instructions if cumulative(i)]
-    assert len(windows) == 1
-    assert windows[0].parent is exe.module.entry
+def test_scans_take_cheap_producers_and_no_consumers():
+    """The fusion pass gives a cumulative window its cheap producers (a mask's compare and
+    convert), not expensive ones (exp, read once per element by the scan but by every
+    window in the indexing map), and never fuses it into a consumer."""
+    for fn, fused in (
+        (lambda x: jnp.cumsum((x > 0).astype(jnp.int32), axis=1) * 2, {Opcode.COMPARE}),
+        (lambda x: jnp.cumsum(jnp.exp(x), axis=1) * 2, set()),
+    ):
+        module = lowered(fn, F32)
+        exe = xlapy.compile(module, platform="cpu")
+        (window,) = [i for c in exe.module.computations for i in c.instructions if cumulative(i)]
+        assert window.parent.root is window
+        ops = {i.opcode for i in window.parent.instructions}
+        assert fused <= ops
+        assert Opcode.EXP not in ops
+        assert Opcode.MULTIPLY not in ops
+        assert len(scan_lines(exe)) == 1, exe.report()
+        (got,) = exe(F32)
+        assert_same(np.asarray(got), np.asarray(xlapy.run(module, F32, platform="interpreter")[0]))
 
 
 def test_scan_of_a_parsed_module_reports_its_kernel():
