@@ -125,7 +125,29 @@ def shard_alike():
     return f, m, (P("x", "y"), None), None, (jnp.ones((8, 8)), jnp.ones((8, 8)))
 
 
-PROGRAMS = [mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter, shard_alike]
+def misc_ops():
+    m = mesh((4, 2), ("x", "y"))
+
+    def f(x, y, k):
+        a = jnp.flip(x, axis=1)
+        b = jnp.pad(a, ((0, 0), (2, 2)))
+        c = jnp.concatenate([b, b[:, :4]], axis=1)
+        d = jax.lax.dynamic_slice_in_dim(c, k, 8, axis=1)
+        e = jnp.sort(d, axis=0) + jnp.cumsum(d, axis=1)
+        g = jax.lax.cond(k > 2, lambda t: t * 2, lambda t: t - 1, e)
+        h = jnp.argmax(g, axis=1)
+        i = g + jnp.arange(8, dtype=jnp.float32)[None, :]
+        j = y @ i
+        return j, h, x[::2, 1:5]
+
+    ins = (P("x", "y"), P(None, "x"), P())
+    args = (jnp.ones((16, 12)), jnp.ones((4, 16)), jnp.int32(3))
+    return f, m, ins, None, args
+
+
+PROGRAMS = [
+    mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter, shard_alike, misc_ops
+]
 
 
 def named(m, spec):
