@@ -146,7 +146,13 @@ def misc_ops():
 
 
 PROGRAMS = [
-    mlp_shmap, partial_manual, many_results, mesh4x2_dots, gather_scatter, shard_alike, misc_ops
+    mlp_shmap,
+    partial_manual,
+    many_results,
+    mesh4x2_dots,
+    gather_scatter,
+    shard_alike,
+    misc_ops,
 ]
 
 
