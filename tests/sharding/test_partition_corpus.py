@@ -10,8 +10,13 @@ from xlapy.sharding.comm import collective_bytes
 from xlapy.sharding.global_io import GlobalExecutable
 
 
+def _slow_if_big(names: list[str], big: set[str]) -> list:
+    """The 1,000-instruction training step takes 5-15 s a run: those cases are ``slow``."""
+    return [pytest.param(n, marks=pytest.mark.slow) if n in big else n for n in names]
+
+
 @pytest.mark.parametrize("platform", ["interpreter", "cpu"])
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", _slow_if_big(NAMES, {"train_step_gspmd"}))
 def test_global_results_equal_xla(name, platform):
     module, args, want = load(name)
     exe = xlapy.compile(module, platform=platform)
@@ -20,7 +25,7 @@ def test_global_results_equal_xla(name, platform):
     assert_matches_xla(exe(*args), want, name)
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", _slow_if_big(NAMES, {"train_step", "train_step_gspmd"}))
 def test_stablehlo_lowering_gives_the_same_results(name):
     """The same programs as JAX prints them in StableHLO (Shardy or mhlo.sharding)."""
     _, args, want = load(name)
