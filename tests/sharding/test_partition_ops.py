@@ -56,6 +56,22 @@ ENTRY main {{
     assert "all-reduce" in {i.opcode.value for i in spmd.entry.instructions}
 
 
+def test_bf16_partial_sums_are_added_in_f32():
+    text = f"""HloModule m
+
+ENTRY main {{
+  a = bf16[4,64] parameter(0), sharding={COLS4}
+  b = bf16[64,3] parameter(1), sharding={ROWS4}
+  ROOT d = bf16[4,3] dot(a, b), lhs_contracting_dims={{1}}, rhs_contracting_dims={{0}}, sharding={REP}
+}}
+"""
+    bf16 = xlapy.dtypes.BY_NAME["bf16"].numpy
+    a, b = _f32(4, 64).astype(bf16), _f32(64, 3, seed=1).astype(bf16)
+    spmd = _check(text, a, b)
+    (reduce,) = [i for i in spmd.entry.instructions if i.opcode.value == "all-reduce"]
+    assert reduce.shape.element_type.name == "f32"
+
+
 def test_reduce_whose_init_is_not_an_identity_sees_the_dim_whole():
     text = f"""HloModule m
 {ADD}

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from xlapy import dtypes
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
@@ -31,6 +32,9 @@ from xlapy.sharding.partitioner_builder import SpmdBuilder
 from xlapy.sharding.partitioner_ops import derive, handles, rebuild, tiling_of
 from xlapy.sharding.partitioner_tiling import Tiling
 from xlapy.sharding.reshard import mask_padding, plan_cost
+
+F32 = dtypes.BY_NAME["f32"]
+NARROW_FLOATS = ("bf16", "f16")
 
 
 class _Dims:
@@ -108,10 +112,16 @@ def dot(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         own, other = _mask(p.b, own, own_v, t, own_d, split, other, other_v, other_t,
                            rd if best == "lhs" else ld)  # fmt: skip
     lhs, rhs = (own, other) if best == "lhs" else (other, own)
-    result = rebuild(p, instr, [lhs, rhs])
-    if split:
-        add = p.state.reducer(Opcode.ADD, instr.shape.element_type)
-        result = p.b.all_reduce(result, add, t.groups_along(split))
+    if not split:
+        return PValue(rebuild(p, instr, [lhs, rhs]), instr.shape, partial)
+    # Partial sums of a 16-bit float dot are kept and summed in f32, rounded once (XLA
+    # computes such dots in f32 on CPU and promotes 16-bit all-reduces).
+    element = instr.shape.element_type
+    wide = F32 if element.name in NARROW_FLOATS else element
+    local = rebuild(p, instr, [lhs, rhs], shape=Shape(wide, partial.shard_dims(out_dims)))
+    result = p.b.all_reduce(local, p.state.reducer(Opcode.ADD, wide), t.groups_along(split))
+    if wide is not element:
+        result = p.b.add(Opcode.CONVERT, [result], shape=Shape(element, result.shape.dims))
     return PValue(result, instr.shape, partial)
 
 
