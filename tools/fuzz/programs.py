@@ -35,6 +35,8 @@ INTS = tuple(
 PRED = dtypes.PRED
 TYPES = (*FLOATS, *INTS, PRED)
 DIMS = (0, 1, 2, 3, 5)
+MAX_DEPTH = 2
+"""Loops and conditionals nest at most this deep."""
 
 FLOAT_UNARY = (
     "abs", "negate", "exponential", "exponential-minus-one", "log", "log-plus-one", "sqrt",
@@ -106,6 +108,7 @@ class _Builder:
     def __init__(self, draw: st.DrawFn) -> None:
         self.draw = draw
         self.counter = 0
+        self.depth = 0  # loops and conditionals nested around the ops being drawn
         self.computations: list[str] = []
         self.args: list[np.ndarray] = []
 
@@ -580,9 +583,14 @@ def _body_ops(b: _Builder, comp: _Computation, steps: int) -> Value:
     """``steps`` elementwise/data-movement ops over ``comp``'s values (no new parameters);
     the last one is of the first parameter's type and dims."""
     first = comp.params[0]
+    ops = [_unary, _binary, _compare, _select, _convert, _reverse]
+    if b.depth < MAX_DEPTH:
+        ops += [_while, _conditional]
+    b.depth += 1
     for _ in range(steps):
-        op = b.draw(st.sampled_from((_unary, _binary, _compare, _select, _convert, _reverse)))
+        op = b.draw(st.sampled_from(ops))
         op(b, comp, False)
+    b.depth -= 1
     like = [w for w in comp.values if w.type is first.type and w.dims == first.dims]
     return b.draw(st.sampled_from(like[::-1]))
 
@@ -626,10 +634,21 @@ def _while(b: _Builder, comp: _Computation, entry: bool) -> Value:
 
 def _conditional(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
-    preds = [p for p in comp.values if p.type is PRED and p.dims == ()]
-    p = b.draw(st.sampled_from(preds)) if preds else b.param(comp, PRED, (), entry)
+    count = b.draw(st.sampled_from((2, 2, 1, 3)))  # pred, or an s32 index (clamped: any value)
+    if count == 2:
+        preds = [p for p in comp.values if p.type is PRED and p.dims == ()]
+        if preds:
+            p = b.draw(st.sampled_from(preds))
+        elif entry:
+            p = b.param(comp, PRED, (), entry)
+        else:
+            p = b.constant(comp, PRED, b.draw(st.booleans()))
+    elif entry:
+        p = b.param(comp, dtypes.S32, (), entry)
+    else:
+        p = b.constant(comp, dtypes.S32, b.draw(st.integers(-2, 4)))
     branches, exact = [], v.exact and p.exact
-    for _ in range(2):
+    for _ in range(count):
         branch = _Computation(b.fresh("branch"))
         x = Value("x", v.type, v.dims, v.exact)
         branch.lines.append(f"  x = {v.shape} parameter(0)")
@@ -641,16 +660,45 @@ def _conditional(b: _Builder, comp: _Computation, entry: bool) -> Value:
         b.computations.append(f"{branch.name} {{\n" + "\n".join(branch.lines) + "\n}\n")
         branches.append(branch.name)
     out = Value(b.fresh("cond"), v.type, v.dims, exact, nan_bits=False)
-    text = (f"conditional({p.name}, {v.name}, {v.name}), "
-            f"true_computation={branches[0]}, false_computation={branches[1]}")  # fmt: skip
+    if count == 2 and p.type is PRED:
+        text = (f"conditional({p.name}, {v.name}, {v.name}), "
+                f"true_computation={branches[0]}, false_computation={branches[1]}")  # fmt: skip
+    else:
+        operands = ", ".join([p.name, *([v.name] * count)])
+        text = f"conditional({operands}), branch_computations={{{', '.join(branches)}}}"
     return b.emit(comp, out, text)
+
+
+RNG_TYPES = tuple(dtypes.from_name(n) for n in ("u8", "u16", "u32", "u64"))
+
+
+def _rng_bit_generator(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    """Random bits from a state argument (ThreeFry: u64[2], Philox: u64[2] or u64[3]): the
+    same bits on both platforms."""
+    if not entry:
+        return _unary(b, comp, entry)
+    algorithm = b.draw(st.sampled_from(("rng_three_fry", "rng_philox", "rng_default")))
+    state = b.param(
+        comp, dtypes.U64, (3 if algorithm == "rng_philox" and b.draw(st.booleans()) else 2,), entry
+    )
+    t = b.draw(st.sampled_from(RNG_TYPES))
+    rank = b.draw(st.integers(0, 3))
+    dims = tuple(b.draw(st.sampled_from((*DIMS, 7, 17))) for _ in range(rank))
+    out = Value(b.fresh("bits"), t, dims)
+    shape = f"({state.shape}, {out.shape})"
+    rng = b.fresh("rng")
+    comp.lines.append(f"  {rng} = {shape} rng-bit-generator({state.name}), algorithm={algorithm}")
+    if b.draw(st.booleans()):
+        new_state = Value(b.fresh("state"), dtypes.U64, state.dims)
+        b.emit(comp, new_state, f"get-tuple-element({rng}), index=0")
+    return b.emit(comp, out, f"get-tuple-element({rng}), index=1")
 
 
 OPS = (
     _unary, _unary, _binary, _binary, _binary, _compare, _select, _clamp, _convert, _bitcast,
     _broadcast, _reshape, _transpose, _slice, _concatenate, _pad, _reverse, _reduce,
     _reduce_window, _dot, _iota, _dynamic_slice, _dynamic_update_slice, _sort, _while,
-    _conditional, _gather, _scatter,
+    _conditional, _gather, _scatter, _rng_bit_generator,
 )  # fmt: skip
 
 
