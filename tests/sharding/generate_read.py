@@ -7,6 +7,7 @@ lowered with ``jax_use_shardy_partitioner`` on and off, saved as
   HLO text JAX prints for it (``xla.sdy.*`` custom calls and frontend attributes);
 - ``read_<name>.gspmd.mlir`` / ``read_<name>.gspmd.hlo``: ``mhlo.sharding`` strings and the HLO
   text XLA converted them to (the reference GSPMD form);
+- ``read_<name>.npz``: the global inputs ``argI`` and JAX's global outputs ``outJ``;
 - ``read_<name>.propagated.hlo``: XLA's module after its ``sharding-propagation`` pass (GSPMD),
   from ``--xla_dump_hlo_pass_re=sharding-propagation``;
 - ``prop_<name>.propagated.hlo``: the same for each program of the partitioner corpus
@@ -156,6 +157,18 @@ PROGRAMS = [
 ]
 
 
+def randomized(args):
+    """The program's float arguments replaced by normal samples (integers kept)."""
+    rng = np.random.default_rng(22)
+
+    def sample(a):
+        if jnp.issubdtype(a.dtype, jnp.floating):
+            return jnp.asarray(rng.standard_normal(a.shape), a.dtype)
+        return a
+
+    return jax.tree.map(sample, args)
+
+
 def named(m, spec):
     if spec is None:
         return None
@@ -201,15 +214,19 @@ def main() -> None:
     for program in PROGRAMS:
         for shardy, tag in ((True, "sdy"), (False, "gspmd")):
             jax.config.update("jax_use_shardy_partitioner", shardy)
-            f, m, ins, outs, args = program()
-            lowered = jax.jit(f, in_shardings=named(m, ins), out_shardings=named(m, outs)).lower(
-                *args
-            )
+            f, m, ins, outs_spec, args = program()
+            args = randomized(args)
+            jitted = jax.jit(f, in_shardings=named(m, ins), out_shardings=named(m, outs_spec))
+            lowered = jitted.lower(*args)
             base = f"read_{program.__name__}.{tag}"
             (OUT / f"{base}.mlir").write_text(lowered.as_text())
             (OUT / f"{base}.hlo").write_text(lowered.as_text(dialect="hlo"))
             if not shardy:
                 _dump_propagation(lowered, OUT / f"read_{program.__name__}.propagated.hlo")
+                outs = jax.tree.leaves(jitted(*args))
+                arrays = {f"arg{i}": np.asarray(a) for i, a in enumerate(jax.tree.leaves(args))}
+                arrays |= {f"out{j}": np.asarray(o) for j, o in enumerate(outs)}
+                np.savez(OUT / f"read_{program.__name__}.npz", **arrays)
     shutil.rmtree(DUMP, ignore_errors=True)
 
 
