@@ -136,3 +136,42 @@ def test_sdy_sharding_on_ops():
     exp = next(i for i in entry.instructions if i.opcode.value == "exponential")
     assert str(exp.sharding) == "{devices=[2,4]<=[8]}"
     assert str(entry.root.sharding) == "{devices=[8]<=[2,4]T(1,0)}"
+
+
+NAMED = [
+    "{mesh['a'=2,'b'=2], [{'a'}, {'b'}]}",
+    "{mesh['a'=4], [{'a':(1)2}, {?}]}",
+    "{mesh['a'=2,'b'=2], [{}, {}], unreduced={'a'}}",
+    "{mesh['a'=2,'b'=2], replicated}",
+    "{maximal_mesh[device_id=1]}",
+    "{mesh['a'=2,'b'=4], [{'b'}, {}]}",
+    "{mesh['a'=2,'b'=2], [{'a'}, {}], replicated={'b'}}",
+    "{mesh['a'=2,'b'=2], [{'a'}, {}], manual={'b'}}",
+    "{mesh['a'=2,'b'=4], [{'b','a'}, {}]}",
+    "{mesh['a'=8], [{'a':(2)4}, {'a':(1)2}]}",
+]
+
+
+@pytest.mark.parametrize("text", NAMED)
+def test_named_shardings_convert_as_xla(text):
+    from jax._src.lib import xla_client as xc
+
+    from xlapy.sharding.sdy import named_to_hlo
+
+    want = str(xc.HloSharding.from_string(text).v3_to_v2_sharding())
+    assert str(named_to_hlo(text)) == want
+
+
+def test_named_shardings_in_hlo_are_resolved_before_propagation():
+    from xlapy.sharding.read import import_sdy_hlo
+    from xlapy.text.hlo_parser import parse_hlo
+
+    text = (
+        "HloModule m, num_partitions=4\n\nENTRY e {\n"
+        "  p = f32[8,4] parameter(0), sharding={mesh['a'=2,'b'=2], [{'a'}, {'b'}]}\n"
+        "  ROOT n = f32[8,4] negate(p)\n}\n"
+    )
+    module = parse_hlo(text)
+    assert str(module.entry.parameter(0).sharding) == "{mesh['a'=2,'b'=2], [{'a'}, {'b'}]}"
+    assert import_sdy_hlo(module)
+    assert str(module.entry.parameter(0).sharding) == "{devices=[2,2]<=[4]}"

@@ -23,7 +23,8 @@ Whatever the front end, a loaded module ends up with:
 
 ``lower_*`` functions are called by the StableHLO lowering; ``import_sdy_hlo(module)`` rewrites
 an HLO module printed by JAX with Shardy (its ``xla.sdy.*`` custom calls and frontend
-attributes) into the same form. ``module_meshes(module)`` reads ``xla.sdy.meshes``.
+attributes) into the same form, and named (mesh) shardings of HLO text
+(``{mesh['a'=2], [{'a'}]}``) into tile-assignment ones. ``module_meshes(module)`` reads ``xla.sdy.meshes``.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from xlapy.sharding.sdy import (
     Mesh,
     TensorSharding,
     manual_sharding,
+    named_to_hlo,
     parse_manual_axes,
     parse_meshes,
     parse_sharding_list,
@@ -310,6 +312,9 @@ def import_sdy_hlo(module: HloModule) -> bool:
     for comp in list(module.computations):
         for instr in list(comp.instructions):
             target = _target(instr)
+            if instr.sharding is not None and _has_named(instr.sharding):
+                instr.sharding = _resolve_named(instr.sharding)
+                changed = True
             if target in ("xla.sdy.GlobalToLocalShape", "xla.sdy.LocalToGlobalShape"):
                 _import_manual_edge(comp, instr, meshes)
                 changed = True
@@ -324,6 +329,17 @@ def import_sdy_hlo(module: HloModule) -> bool:
                 comp.remove_instruction(instr)
                 changed = True
     return changed
+
+
+def _has_named(s: HloSharding) -> bool:
+    return s.kind == "named" or any(e.kind == "named" for e in s.tuple_elements)
+
+
+def _resolve_named(s: HloSharding) -> HloSharding:
+    """Named (mesh) shardings as their tile-assignment form."""
+    if s.is_tuple:
+        return HloSharding.tuple(_resolve_named(e) for e in s.tuple_elements)
+    return named_to_hlo(s.raw) if s.kind == "named" else s
 
 
 def _adder(comp: HloComputation, before: HloInstruction) -> Any:

@@ -371,7 +371,8 @@ def to_hlo_sharding(
             return HloSharding.maximal(mesh.device_ids[0])
         return HloSharding.replicate()
     manual_refs = [AxisRef(a) for a in manual_axes]
-    refs = [r for d in sharding.dims for r in d.axes] + manual_refs
+    unreduced_refs = list(sharding.unreduced)
+    refs = [r for d in sharding.dims for r in d.axes] + manual_refs + unreduced_refs
     sizes, covers = _pieces(mesh, refs)
     used: list[int] = []
     tile_dims: list[int] = []
@@ -380,25 +381,102 @@ def to_hlo_sharding(
         used += pieces
         tile_dims.append(prod(sizes[p] for p in pieces))
     types: list[str] = []
-    manual_pieces = [p for r in manual_refs for p in covers[r]]
-    if len(set(used + manual_pieces)) != len(used) + len(manual_pieces):
+    for kind, kind_refs in (("manual", manual_refs), ("unreduced", unreduced_refs)):
+        pieces = [p for r in kind_refs for p in covers[r]]
+        if not pieces:
+            continue
+        used += pieces
+        tile_dims.append(prod(sizes[p] for p in pieces))
+        types.append(kind)
+    if len(set(used)) != len(used):
         raise InvalidArgument("a mesh axis is used twice in one sharding")
-    if manual_pieces:
-        used += manual_pieces
-        tile_dims.append(prod(sizes[p] for p in manual_pieces))
-        types.append("manual")
     rest = [p for p in range(len(sizes)) if p not in used]
     if rest:
         used += rest
         tile_dims.append(prod(sizes[p] for p in rest))
         types.append("replicated")
-    if prod(tile_dims[: len(sharding.dims)]) == 1 and not manual_pieces:
+    if prod(tile_dims[: len(sharding.dims)]) == 1 and types in ([], ["replicated"]):
         return HloSharding.replicate()
     ta = TileAssignment.from_iota(tile_dims, sizes, used)
     if mesh.device_ids is not None and list(mesh.device_ids) != list(range(mesh.size)):
         ids = np.asarray(mesh.device_ids, dtype=np.int64)
         ta = TileAssignment.from_array(ids[ta.array])
     return HloSharding.subgroup(ta, types)
+
+
+def named_to_hlo(text: str) -> HloSharding:
+    """A named (mesh) sharding of HLO text -- ``{mesh['a'=2,'b'=2], [{'a'}, {'b'}]}``,
+    ``{mesh['a'=4], [{'a':(1)2}, {?}], unreduced={'a'}}``, ``{mesh[...], replicated}``,
+    ``manual={...}``, ``{maximal_mesh[device_id=1]}`` -- as the tile-assignment sharding XLA
+    converts it to."""
+    c = _Cursor(text.replace("'", '"'))
+    c.expect("{")
+    if c.accept("maximal_mesh"):
+        c.expect("[")
+        c.expect("device_id")
+        c.expect("=")
+        device = int(c.expect_kind("int", "a device id"))
+        c.expect("]")
+        return HloSharding.maximal(device)
+    c.expect("mesh")
+    c.expect("[")
+    axes: list[tuple[str, int]] = []
+    while not c.accept("]"):
+        if axes:
+            c.expect(",")
+        name = c.expect_kind("str", "an axis name")
+        c.expect("=")
+        axes.append((name, int(c.expect_kind("int", "an axis size"))))
+    mesh = Mesh(tuple(axes))
+    dims: list[DimSharding] = []
+    replicated = False
+    extra: dict[str, tuple[AxisRef, ...]] = {}
+    while c.accept(","):
+        if c.accept("replicated"):
+            if not c.accept("="):
+                replicated = True
+                continue
+            extra["replicated"] = _axis_set(c)
+        elif c.at("["):
+            c.next()
+            while not c.accept("]"):
+                if dims:
+                    c.expect(",")
+                c.expect("{")
+                refs: list[AxisRef] = []
+                is_open = False
+                while not c.accept("}"):
+                    if refs or is_open:
+                        c.expect(",")
+                    if c.accept("?"):
+                        is_open = True
+                    else:
+                        refs.append(_axis_ref(c))
+                dims.append(DimSharding(tuple(refs), is_open))
+        else:
+            key = c.expect_kind("id", "a named sharding field")
+            c.expect("=")
+            if key == "metadata":
+                depth = 0
+                while True:
+                    tok = c.next()
+                    if tok[0] == "eof":
+                        raise c.error("unterminated metadata")
+                    depth += {"{": 1, "}": -1}.get(tok[1], 0) if tok[0] == "p" else 0
+                    if depth == 0:
+                        break
+                continue
+            if key not in ("unreduced", "manual"):
+                raise c.error(f"unsupported named sharding field {key!r}")
+            extra[key] = _axis_set(c)
+    c.expect("}")
+    if replicated:
+        return HloSharding.replicate()
+    manual = [a.name for a in extra.get("manual", ())]
+    tensor = TensorSharding(
+        mesh, tuple(dims), extra.get("replicated", ()), extra.get("unreduced", ())
+    )
+    return to_hlo_sharding(tensor, {}, None, manual)
 
 
 def manual_sharding(mesh: Mesh, manual_axes: Sequence[str], rank: int) -> HloSharding:
