@@ -315,39 +315,36 @@ def _versions() -> str:
     )
 
 
-def main() -> None:
-    args = _parse()
-    started = time.time()
-    commit_before, load_before = commit_text(), os.getloadavg()
-    rows: list[Row] = []
-    print(*_table([], MAIN_COLUMNS), sep="\n", flush=True)
-    with tempfile.TemporaryDirectory(prefix="xlapy-models-") as tmp:
-        for model in MODELS:
-            if args.filter not in model.name:
-                continue
-            row = _bench(model, args, Path(tmp))
-            rows.append(row)
-            print(_table([row], MAIN_COLUMNS)[-1], flush=True)
-            for err in row.errors:
-                print(f"  error in {model.name}: {err}", file=sys.stderr, flush=True)
-    elapsed = time.time() - started
-    load_after, commit_after = os.getloadavg(), commit_text()
-    commit = commit_before
-    if commit_after != commit_before:
-        commit = f"{commit_before} at the start, {commit_after} at the end"
-    summary = _summary(rows)
+@dataclass
+class Run:
+    """One run's provenance: its arguments, start time, commit and load at the start."""
+
+    args: argparse.Namespace
+    started: float = field(default_factory=time.time)
+    commit: str = field(default_factory=commit_text)
+    load: float = field(default_factory=lambda: os.getloadavg()[0])
+
+
+def _document(run: Run, rows: list[Row], wanted: int) -> list[str]:
+    """models.md's text for the rows so far (marked partial until all ``wanted`` ran)."""
+    elapsed = time.time() - run.started
+    commit = commit_text()
+    if commit != run.commit:
+        commit = f"{run.commit} at the start, {commit} at the end"
     errors = [f"- {r.model.name}: {e}" for r in rows for e in r.errors]
-    print("", *summary, *(["Errors:", *errors] if errors else []), sep="\n")
     command = "python3 benchmarks/models.py " + shlex.join(sys.argv[1:])
-    doc = [
+    partial = len(rows) < wanted
+    return [
         "# Real models: xlapy `cpu` vs XLA:CPU",
         "",
-        f"- command: `{command.strip()}` (per-call medians of {args.repeat}; "
+        *([f"**In progress: {len(rows)} of {wanted} models so far.**", ""] if partial else []),
+        f"- command: `{command.strip()}` (per-call medians of {run.args.repeat}; "
         f"{elapsed / 60:.1f} min)",
-        f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(started))}; xlapy commit "
+        f"- date: {time.strftime('%Y-%m-%d %H:%M', time.localtime(run.started))}; xlapy commit "
         f"{commit}; {_versions()}",
-        f"- machine: {machine_text()}; load average {load_before[0]:.1f} at the start, "
-        f"{load_after[0]:.1f} at the end (the machine is shared: expect noise)",
+        f"- machine: {machine_text()}; load average {run.load:.1f} at the start, "
+        f"{os.getloadavg()[0]:.1f} {'now' if partial else 'at the end'} (the machine is "
+        "shared: expect noise)",
         "- first calls run in fresh processes after imports and model building: XLA's is "
         "`jax.jit(fn).lower(*args)` + `.compile()`; xlapy's is JAX's lowering, `as_text` + "
         "`xlapy.load`, `xlapy.compile` and the first call (the steps `xlapy.jit` takes), on an "
@@ -363,7 +360,7 @@ def main() -> None:
         "",
         *_table(rows, MAIN_COLUMNS),
         "",
-        *summary,
+        *_summary(rows),
         "",
         "Where the first calls go (seconds per step, fresh processes):",
         "",
@@ -371,11 +368,33 @@ def main() -> None:
         *(["", "Errors:", *errors] if errors else []),
         "",
     ]
+
+
+def _write(output: Path, doc: list[str]) -> None:
+    """Writes ``doc`` to ``output``, keeping the ``## Before`` section the file has."""
+    before = output.read_text() if output.exists() else ""
+    kept = before[before.index(BEFORE) :] if BEFORE in before else ""
+    output.write_text("\n".join(doc) + kept)
+
+
+def main() -> None:
+    run = Run(_parse())
+    args = run.args
+    models = [m for m in MODELS if args.filter in m.name]
     output = args.output or (None if args.filter else HERE / "models.md")
-    if output is not None:
-        before = output.read_text() if output.exists() else ""
-        kept = before[before.index(BEFORE) :] if BEFORE in before else ""
-        output.write_text("\n".join(doc) + kept)
+    rows: list[Row] = []
+    print(*_table([], MAIN_COLUMNS), sep="\n", flush=True)
+    with tempfile.TemporaryDirectory(prefix="xlapy-models-") as tmp:
+        for model in models:
+            row = _bench(model, args, Path(tmp))
+            rows.append(row)
+            print(_table([row], MAIN_COLUMNS)[-1], flush=True)
+            for err in row.errors:
+                print(f"  error in {model.name}: {err}", file=sys.stderr, flush=True)
+            if output is not None:  # a long run leaves its rows so far if it is cut short
+                _write(output, _document(run, rows, len(models)))
+    errors = ["Errors:", *[f"- {r.model.name}: {e}" for r in rows for e in r.errors]]
+    print("", *_summary(rows), *(errors if len(errors) > 1 else []), sep="\n")
 
 
 if __name__ == "__main__":
