@@ -244,6 +244,23 @@ ENTRY main {{
     _check(text, _f32(1, 16), exact=True)
 
 
+@pytest.mark.parametrize(
+    ("rows", "start", "limit"), [(16, 3, 11), (16, 0, 8), (13, 5, 13), (10, 1, 9)]
+)
+def test_slice_of_a_tiled_dim_shifts_rows_between_neighbours(rows, start, limit):
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = f32[{rows},3] parameter(0), sharding={ROWS4}
+  ROOT s = f32[{limit - start},3] slice(x), slice={{[{start}:{limit}], [0:3]}}, sharding={ROWS4}
+}}
+"""
+    spmd = _check(text, _f32(rows, 3), exact=True)
+    ops = {i.opcode.value for i in spmd.entry.instructions}
+    assert "collective-permute" in ops
+    assert "all-gather" not in ops
+
+
 def test_while_loop_with_a_tiled_state():
     text = f"""HloModule m
 

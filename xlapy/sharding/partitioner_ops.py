@@ -329,7 +329,8 @@ def whole_dims_op(p: ComputationPartitioner, instr: HloInstruction, whole: Seque
 def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Sliced dims gathered, except a prefix ``[0:limit]`` of a tiled dim whose pieces keep
     their size (``ceil(limit / t) == ceil(N / t)``): each device keeps its piece, the part
-    past ``limit`` becoming padding."""
+    past ``limit`` becoming padding; and one tiled dim cut elsewhere is shifted between
+    neighbours (``shifted_slice``) when that is cheaper than gathering it."""
     spec = instr.attrs.slice
     dims = instr.operands[0].shape.dims
     tiles = tiling_of(p.value(instr.operands[0])).tiles
@@ -344,7 +345,68 @@ def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
                       for i, d in enumerate(spec.dimensions))  # fmt: skip
         return {"slice": A.SliceSpec(parts)}
 
-    return whole_dims_op(p, instr, [i for i in cut if i not in kept], local)
+    moved = [i for i in cut if i not in kept]
+    if len(moved) == 1 and tiles[moved[0]] > 1 and spec.dimensions[moved[0]].stride == 1:
+        v = p.value(instr.operands[0])
+        d = spec.dimensions[moved[0]]
+        shifted = shifted_slice(p, v, moved[0], d.start, d.limit - d.start)
+        if shifted is not None:
+            return PValue(shifted, instr.shape, tiling_of(v))
+    return whole_dims_op(p, instr, moved, local)
+
+
+def shifted_slice(p: ComputationPartitioner, v: PValue, dim: int, start: int,
+                  size: int) -> HloInstruction | None:  # fmt: skip
+    """``v[start:start+size]`` along tiled ``dim``, tiled the same way (pieces of ``c'``):
+    device i needs rows ``[start + i*c', ...+c')``, found in its own piece and in those of
+    devices ``i + r``; for each offset ``r`` one ``collective-permute`` brings the rows of
+    the piece any device needs at that offset, the received rows are joined in order and
+    each device cuts its piece from them. None when that sends more than gathering."""
+    t = tiling_of(v)
+    n = t.tiles[dim]
+    c = t.shard_dims(v.shape.dims)[dim]
+    c_out = -(-size // n)
+    rows: dict[int, tuple[int, int]] = {}  # offset r -> local rows [lo, hi) sent
+    first_offset = []
+    for i in range(n):
+        a = start + i * c_out
+        first_offset.append(a // c - i)
+        for k in range(a // c, (a + c_out - 1) // c + 1):
+            lo, hi = max(a, k * c) - k * c, min(a + c_out, (k + 1) * c) - k * c
+            old = rows.get(k - i, (lo, hi))
+            rows[k - i] = (min(lo, old[0]), max(hi, old[1]))
+    offsets = range(min(rows), max(rows) + 1)
+    for r in offsets:
+        rows.setdefault(r, (0, c))
+    sent = sum(hi - lo for r, (lo, hi) in rows.items() if r != 0)
+    if sent >= (n - 1) * c:
+        return None
+    groups = t.groups_along([dim])
+    pieces = []
+    for r in offsets:
+        lo, hi = rows[r]
+        spec = [A.SliceDimension(0, m, 1) for m in v.instr.shape.dims]
+        spec[dim] = A.SliceDimension(lo, hi, 1)
+        part = v.instr if (lo, hi) == (0, c) else p.b.add(
+            Opcode.SLICE, [v.instr], {"slice": A.SliceSpec(tuple(spec))})  # fmt: skip
+        if r != 0:
+            pairs = [(g[j + r], g[j]) for g in groups for j in range(len(g)) if 0 <= j + r < len(g)]
+            part = p.b.collective_permute(part, pairs)
+        pieces.append(part)
+    buffer = pieces[0] if len(pieces) == 1 else p.b.add(
+        Opcode.CONCATENATE, pieces, {"dimensions": (dim,)})  # fmt: skip
+    where = []
+    for i in t.index[:, dim]:
+        i = int(i)
+        r = first_offset[i]
+        before = sum(rows[q][1] - rows[q][0] for q in offsets if q < r)
+        where.append(before + start + i * c_out - (i + r) * c - rows[r][0])
+    zero = p.b.constant(0)
+    starts = [zero] * v.shape.rank
+    starts[dim] = p.b.table(where)
+    sizes = list(v.instr.shape.dims)
+    sizes[dim] = c_out
+    return p.b.dynamic_slice(buffer, starts, sizes)
 
 
 @handles(Opcode.PAD)
