@@ -150,6 +150,20 @@ def differential_test(
     return test
 
 
+def stress() -> None:
+    """Makes small programs take the code paths of large ones in this process: every fusion
+    and window kernel parallel (``PARALLEL_WORK``), long sort lines in chunks of 2, whole
+    while loops returning to Python after each iteration (``FIRST_CHUNK``), so chunk joins,
+    thread splits and their edges meet the fuzzer's corner values."""
+    from xlapy.backend.cpu.codegen import fusion_emitter, while_emitter
+    from xlapy.backend.cpu.kernels import sort, windows
+
+    fusion_emitter.PARALLEL_WORK = 1
+    windows.PARALLEL_WORK = 1
+    sort._CHUNK = 2
+    while_emitter.FIRST_CHUNK = 1
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.fuzz.differential", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)  # fmt: skip
@@ -157,9 +171,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None, help="default: the time")
     parser.add_argument("--batch", type=int, default=50, help="programs per hypothesis run")
     parser.add_argument("--max-steps", type=int, default=8, help="ops per program, at most")
+    parser.add_argument("--stress", action="store_true", help="large-program code paths")
     parser.add_argument("--log", type=Path, default=None, help="append findings here")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
+    if args.stress:
+        stress()
     stats, findings = Stats(), 0
     start = time.monotonic()
     last = start
