@@ -156,14 +156,17 @@ _loaded = False
 
 
 def load_kernels() -> None:
-    """Imports every module of ``xlapy.backend.cpu.kernels`` so that its factories register."""
+    """Imports every module of ``xlapy.backend.cpu.kernels`` so that its factories register,
+    and lets the heap keep freed kernel outputs for the next call (``heap``)."""
     global _loaded
     if _loaded:
         return
     import importlib
     import pkgutil
 
-    from xlapy.backend.cpu import kernels
+    from xlapy.backend.cpu import heap, kernels
+
+    heap.retain_freed_memory()
 
     for info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
         importlib.import_module(f"{kernels.__name__}.{info.name}")
