@@ -7,6 +7,7 @@ space that multi-output fusion must share. Graph editing lives in ``fusion_graph
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -107,6 +108,22 @@ class FusionLimits:
     max_constant_elements: int
 
 
+MAX_WINDOW_CELLS = 64
+"""Largest reduce-window a loop fusion computes inline, one window per output element."""
+
+
+def inline_window(instr: HloInstruction) -> bool:
+    """True for a reduce-window a fusion computes inline, one window per output element
+    (pooling): at most ``MAX_WINDOW_CELLS`` cells, no window reversal, and not a scan
+    (``is_scan``)."""
+    window = instr.attrs.window
+    return (
+        math.prod(d.size for d in window.dimensions) <= MAX_WINDOW_CELLS
+        and not any(d.window_reversal for d in window.dimensions)
+        and not is_scan(instr)
+    )
+
+
 def _static_arrays(instr: HloInstruction) -> bool:
     shapes = [instr.shape, *(o.shape for o in instr.operands)]
     leaves = [leaf for s in shapes for leaf in s.leaves()]
@@ -115,8 +132,8 @@ def _static_arrays(instr: HloInstruction) -> bool:
 
 def is_loop_op(instr: HloInstruction, limits: FusionLimits) -> bool:
     """Elementwise ops and the ops of ``LOOP_OPS`` on static arrays with elements (a
-    constant only up to ``max_constant_elements``; a reduce-window of one input unless it
-    is cumulative); never a side-effecting op."""
+    constant only up to ``max_constant_elements``; a reduce-window of one input computed
+    inline, ``inline_window``); never a side-effecting op."""
     traits = instr.opdef.traits
     if Trait.SIDE_EFFECTING in traits or not _static_arrays(instr):
         return False
@@ -125,7 +142,7 @@ def is_loop_op(instr: HloInstruction, limits: FusionLimits) -> bool:
     if instr.opcode is Opcode.CONSTANT:
         return instr.shape.num_elements <= limits.max_constant_elements
     if instr.opcode is Opcode.REDUCE_WINDOW:
-        return len(instr.operands) == 2 and not is_scan(instr)
+        return len(instr.operands) == 2 and inline_window(instr)
     return instr.opcode in LOOP_OPS or Trait.ELEMENTWISE in traits
 
 

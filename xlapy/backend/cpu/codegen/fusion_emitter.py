@@ -35,6 +35,7 @@ from xlapy.backend.cpu.codegen import (
     data_movement,
     elemental,  # noqa: F401  (registers the elementwise generators)
     numba_types,
+    reduce_window_emitter,  # noqa: F401  (registers the reduce-window generator)
     reduction_emitter,
     scan_emitter,
 )
