@@ -195,6 +195,15 @@ CASES = {
   ROOT r = u8[4] convert(a)""",
         "ROOT p = u8[4] parameter(0)",
     ),
+    "transpose_of_dot": (
+        """
+  a = s32[3,2,4] parameter(0)
+  b = s32[3,5,4] parameter(1)
+  d = s32[3,2,5] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={2}
+  ROOT r = s32[3,5,2] transpose(d), dimensions={0,2,1}""",
+        "ROOT dot = s32[3,5,2] dot(b, a), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+        "rhs_batch_dims={0}, rhs_contracting_dims={2}",
+    ),
     "fold_select_true": (
         """
   p = f32[4] parameter(0)
@@ -310,3 +319,25 @@ ENTRY e {
         "algebraic-simplifier",
     )
     assert lines(result) == expect("ROOT p = s32[2,3] parameter(0)")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        # the dot has another user: swapping would compute it twice
+        "a = s32[2,4] parameter(0)\n b = s32[4,5] parameter(1)\n"
+        " d = s32[2,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+        " t = s32[5,2] transpose(d), dimensions={1,0}\n"
+        " ROOT r = (s32[2,5], s32[5,2]) tuple(d, t)",
+        # the transpose moves a batch dimension
+        "a = s32[3,2,4] parameter(0)\n b = s32[3,4,5] parameter(1)\n"
+        " d = s32[3,2,5] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0},"
+        " lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+        " ROOT t = s32[2,3,5] transpose(d), dimensions={1,0,2}",
+    ],
+)
+def test_transpose_of_dot_is_left_alone(body):
+    text = f"HloModule m\nENTRY e {{\n {body}\n}}\n"
+    with collect_stats() as fired:
+        optimize(text, "algebraic-simplifier")
+    assert not fired

@@ -240,6 +240,39 @@ def fold_convert_roundtrip(m: Match) -> HloInstruction | None:
     return x if x.shape.element_type is m.instr.shape.element_type else None
 
 
+def transpose_of_dot(m: Match) -> HloInstruction | None:
+    """transpose(dot(a, b)) -> dot(b, a) when the transpose puts b's free dimensions before
+    a's (batch dimensions first, in place) and the transpose is the dot's only user (XLA's
+    rule): the product is then computed in the layout its user reads, instead of being read
+    through a transpose. JAX's gradients end in such transposes (``x.T @ dy`` as
+    ``transpose(dot(dy, x))``), which XLA makes free by layout and xlapy does not.
+
+    Every element is the same sum of the same products, taken with the operands swapped
+    (multiplication commutes); integer results are identical, and a float sum is in BLAS's
+    order either way.
+    """
+    dot = m["dot"]
+    a = dot.attrs
+    lhs, rhs = dot.operands
+    nb = len(a.lhs_batch_dims)
+    lf = lhs.shape.rank - nb - len(a.lhs_contracting_dims)
+    rf = rhs.shape.rank - nb - len(a.rhs_contracting_dims)
+    swapped = (*range(nb), *range(nb + lf, nb + lf + rf), *range(nb, nb + lf))
+    if not (lf and rf) or tuple(m.instr.attrs.dimensions) != swapped:
+        return None
+    if len(m.comp.users(dot)) != 1:
+        return None
+    attrs = {
+        "lhs_batch_dims": a.rhs_batch_dims,
+        "rhs_batch_dims": a.lhs_batch_dims,
+        "lhs_contracting_dims": a.rhs_contracting_dims,
+        "rhs_contracting_dims": a.lhs_contracting_dims,
+        "operand_precision": tuple(reversed(a.operand_precision)),
+        "algorithm": a.algorithm,
+    }
+    return m.make(Opcode.DOT, [rhs, lhs], attrs, shape=m.instr.shape)
+
+
 chain_rules = [
     Rule("merge_reshapes", Pat(Opcode.RESHAPE, Pat(Opcode.RESHAPE, X)), merge_reshapes),
     Rule(
@@ -253,6 +286,9 @@ chain_rules = [
         merge_broadcasts,
     ),
     Rule("merge_slices", Pat(Opcode.SLICE, Pat(Opcode.SLICE, X, name="inner")), merge_slices),
+    Rule(
+        "transpose_of_dot", Pat(Opcode.TRANSPOSE, Pat.op(Opcode.DOT, name="dot")), transpose_of_dot
+    ),
     Rule(
         "merge_reverses",
         Pat(Opcode.REVERSE, Pat(Opcode.REVERSE, X, name="inner")),
