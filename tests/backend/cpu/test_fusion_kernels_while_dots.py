@@ -78,8 +78,9 @@ ENTRY main {
 
 
 def test_transposed_products_and_a_shared_multi_output_fusion() -> None:
-    """``w @ x.T``, ``h @ u.T`` and ``u.T @ h.T`` are BLAS calls on transposed views (no
-    copies); the fusion's two results (the new state and the scan output) come from one
+    """``w @ x.T``, ``h @ u.T`` and ``u.T @ h.T`` read transposed copies: of the weights
+    ``u`` once before the loop (one copy for both products), of ``x`` and ``h`` each
+    iteration; the fusion's two results (the new state and the scan output) come from one
     inlined cell per element."""
     steps = 9
     rng = np.random.default_rng(7)
@@ -95,12 +96,15 @@ def test_transposed_products_and_a_shared_multi_output_fusion() -> None:
     assert "3 BLAS products" in kernel.how
     source = kernel.source
     for product in (
-        r"np\.dot\(out4\.reshape\(\(64, 32\)\), x_array\.reshape\(\(16, 32\)\)\.T, wx\w*\.reshape",
-        r"np\.dot\(out1\.reshape\(\(16, 64\)\), out5\.reshape\(\(64, 64\)\)\.T, uh\w*\.reshape",
-        r"np\.dot\(out5\.reshape\(\(64, 64\)\)\.T, out1\.reshape\(\(16, 64\)\)\.T, ut\w*\.reshape",
+        r"np\.dot\(out4\.reshape\(\(64, 32\)\), x_array_t\.reshape\(\(32, 16\)\), wx\w*\.reshape",
+        r"np\.dot\(out1\.reshape\(\(16, 64\)\), out5_t\.reshape\(\(64, 64\)\), uh\w*\.reshape",
+        r"np\.dot\(out5_t\.reshape\(\(64, 64\)\), out1_t\.reshape\(\(64, 16\)\), ut\w*\.reshape",
     ):
         assert re.search(product, source), product
     assert source.count("= np.float32(tanh_f32(") == 1, "one cell for both results"
+    loop = source.index("while True:")
+    assert source.index("out5_t[") < loop, "the weights are transposed once"
+    assert source.count("out5_t = np.empty") == 1
     for k in (0, 2, 4, 5):
         assert_bitwise(got[k], want[k], f"state element {k}")
     for k in (1, 3):  # BLAS sums in its own order, then tanh within a few ulp
@@ -153,7 +157,9 @@ def test_batched_products_run_one_blas_call_per_batch(dtype: type) -> None:
     got, want, kernel = run_while(text, state)
     assert "2 BLAS products" in kernel.how
     assert "for hw_batch in range(3):" in kernel.source
-    assert ".reshape((3, 16, 16))[wh_batch].T" in kernel.source
+    source = kernel.source
+    assert "np.dot(out2_t.reshape((3, 16, 16))[wh_batch], " in source
+    assert source.index("for tb in range(3):") < source.index("while True:"), "w.T hoisted"
     assert_bitwise(got[0], want[0], "counter")
     assert_bitwise(got[2], want[2], "weights")
     rtol = 2e-5 if dtype is np.float32 else 1e-12

@@ -27,6 +27,7 @@ from xlapy import dtypes
 from xlapy.backend.cpu.codegen.loop_emitter import Frame, Index, KernelArg, KernelEmitter, Val
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.backend.cpu.kernels.blas import openblas_thread_setter
+from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import constant
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -52,6 +53,19 @@ def _element_of_state(body: HloComputation, x: HloInstruction, is_tuple: bool) -
     if x.opcode is Opcode.GET_TUPLE_ELEMENT and x.operands[0] is param:
         return int(x.attrs.index)
     return None
+
+
+def unchanged(body: HloComputation, k: int, is_tuple: bool) -> bool:
+    """True when the body passes state element ``k`` through as it is."""
+    root = body.root
+    if not is_tuple or root.opcode is not Opcode.TUPLE:
+        return False
+    element = root.operands[k]
+    return (
+        element.opcode is Opcode.GET_TUPLE_ELEMENT
+        and element.attrs.index == k
+        and element.operands[0] is body.parameters[0]
+    )
 
 
 def window_update_of(body: HloComputation, k: int, is_tuple: bool) -> HloInstruction | None:
@@ -147,18 +161,24 @@ class MatrixForm:
     lhs_transposed: bool
     rhs_transposed: bool
 
-    def operand(self, name: str, side: str, b: str | None) -> str:
-        """Source of one operand's ``(m, k)`` or ``(k, n)`` matrix, of batch ``b``."""
-        transposed = self.lhs_transposed if side == "lhs" else self.rhs_transposed
+    def transposed(self, side: str) -> bool:
+        """True when the ``side`` operand's matrix is its array read through ``.T``."""
+        return self.lhs_transposed if side == "lhs" else self.rhs_transposed
+
+    def stored(self, side: str) -> tuple[int, int]:
+        """The ``(rows, cols)`` of the ``side`` operand's array as it is stored (the matrix
+        transposed when ``transposed(side)``)."""
         rows, cols = (self.m, self.k) if side == "lhs" else (self.k, self.n)
-        if transposed:
-            rows, cols = cols, rows
-        view = (
-            f"{name}.reshape(({rows}, {cols}))"
-            if b is None
-            else f"{name}.reshape(({self.batch}, {rows}, {cols}))[{b}]"
-        )
-        return f"{view}.T" if transposed else view
+        return (cols, rows) if self.transposed(side) else (rows, cols)
+
+    def matrix(self, name: str, side: str, b: str | None) -> str:
+        """Source of one operand's ``(m, k)`` or ``(k, n)`` matrix, of batch ``b``, from
+        ``name`` holding it in C order (a transposed operand's copy,
+        ``transposed_copy``)."""
+        rows, cols = (self.m, self.k) if side == "lhs" else (self.k, self.n)
+        if b is None:
+            return f"{name}.reshape(({rows}, {cols}))"
+        return f"{name}.reshape(({self.batch}, {rows}, {cols}))[{b}]"
 
 
 def _grouped(dims: Sequence[int], rank: int, start: int) -> bool:
@@ -216,6 +236,27 @@ def matrix_form(dot: HloInstruction) -> MatrixForm | None:
     )
 
 
+def transposed_copy(
+    em: KernelEmitter, frame: Frame, source: str, batch: int, rows: int, cols: int, t: ElementType
+) -> KernelArg:
+    """A temporary holding each ``(rows, cols)`` matrix of ``source`` (``batch`` of them)
+    transposed, copied in ``frame``."""
+    temp = em.scratch(f"{source}_t", t, batch * rows * cols)
+    r, c = em.fresh("tr"), em.fresh("tc")
+    parent, base = frame, ""
+    if batch > 1:
+        b = em.fresh("tb")
+        parent = Frame(f"for {b} in range({batch}):", frame)
+        frame.items.append(parent)
+        base = f"{b} * {rows * cols} + "
+    middle = Frame(f"for {c} in range({cols}):", parent)
+    inner = Frame(f"for {r} in range({rows}):", middle)
+    em.emit_in(inner, f"{temp.name}[{base}{c} * {rows} + {r}] = {source}[{base}{r} * {cols} + {c}]")
+    middle.items.append(inner)
+    parent.items.append(middle)
+    return temp
+
+
 def materialize_dots(
     em: KernelEmitter,
     loop: Frame,
@@ -227,11 +268,12 @@ def materialize_dots(
     temporary that later reads of the dot use; returns how many dots. NoKernel for a dot
     BLAS cannot take on views of its operands (``matrix_form``).
 
-    The product is computed as the dot's layout has it even when it is read transposed
-    (JAX's vmapped ``W @ x`` is ``dot(W, x.T)`` read through a transpose): OpenBLAS's
-    ``(16, k) x (k, 384)`` took 1.3-1.8x the time of ``(384, k) x (k, 16)``, more than the
-    strided reads cost the loop that follows (measured on a GRU cell, 2026-11)."""
+    An operand the product reads transposed is first copied transposed: once before the
+    loop for a state element the body never changes (the weights of an RNN cell), else each
+    iteration. OpenBLAS took 2.5x the time with a transposed weight matrix (``x @ w.T``,
+    (16, 128) x (128, 384): 37 us against 15 us for ``x @ wt``); the copies cost a few us."""
     count = 0
+    hoisted: dict[tuple[str, int, int], KernelArg] = {}  # (state array, rows, cols) -> copy
     for instr in body.post_order():
         if instr.opcode is not Opcode.DOT:
             continue
@@ -241,20 +283,38 @@ def materialize_dots(
                 f"dot {instr.name}: not an f32/f64 product of (batched, possibly transposed) "
                 "matrices"
             )
-        lhs, rhs = (_as_array(em, loop, body, is_tuple, state, o) for o in instr.operands)
-        temp = em.scratch(instr.name, instr.shape.element_type, math.prod(instr.shape.dims))
-        dims = tuple(instr.shape.dims)
+        t = instr.shape.element_type
+        names = []
+        for side, operand in zip(("lhs", "rhs"), instr.operands, strict=True):
+            name = _as_array(em, loop, body, is_tuple, state, operand)
+            if form.transposed(side):
+                rows, cols = form.stored(side)
+                k = _element_of_state(body, operand, is_tuple)
+                invariant = k is not None and unchanged(body, k, is_tuple)
+                key = (name, rows, cols)
+                if invariant and key in hoisted:
+                    name = hoisted[key].name
+                else:
+                    copy = transposed_copy(
+                        em, em.top if invariant else loop, name, form.batch, rows, cols, t
+                    )
+                    if invariant:
+                        hoisted[key] = copy
+                    name = copy.name
+            names.append(name)
+        lhs, rhs = names
+        temp = em.scratch(instr.name, t, math.prod(instr.shape.dims))
         if form.batch == 1:
-            left, right = form.operand(lhs, "lhs", None), form.operand(rhs, "rhs", None)
+            left, right = form.matrix(lhs, "lhs", None), form.matrix(rhs, "rhs", None)
             em.emit_in(loop, f"np.dot({left}, {right}, {temp.name}.reshape(({form.m}, {form.n})))")
         else:
             b = em.fresh(f"{instr.name}_batch")
             batches = Frame(f"for {b} in range({form.batch}):", loop)
             out = f"{temp.name}.reshape(({form.batch}, {form.m}, {form.n}))[{b}]"
-            left, right = form.operand(lhs, "lhs", b), form.operand(rhs, "rhs", b)
+            left, right = form.matrix(lhs, "lhs", b), form.matrix(rhs, "rhs", b)
             em.emit_in(batches, f"np.dot({left}, {right}, {out})")
             loop.items.append(batches)
-        em.bindings[id(instr)] = _reader(em, temp, dims)
+        em.bindings[id(instr)] = _reader(em, temp, tuple(instr.shape.dims))
         em.exact = False
         count += 1
     return count

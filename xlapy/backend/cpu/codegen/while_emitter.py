@@ -80,7 +80,7 @@ def _state_shapes(instr: HloInstruction) -> list[Shape]:
         if not leaf.is_array:
             raise NoKernel(f"while {instr.name}: nested tuple or token in the loop state")
         numba_types.check(leaf.element_type, f"while {instr.name}")
-        in_place = _unchanged(body, k, shape.is_tuple) or while_arrays.window_update_of(
+        in_place = while_arrays.unchanged(body, k, shape.is_tuple) or while_arrays.window_update_of(
             body, k, shape.is_tuple
         )
         if math.prod(leaf.dims) > MAX_STATE_ELEMENTS and not in_place:
@@ -256,7 +256,7 @@ def _body_results(
     results: list[str | KernelArg | WindowUpdate | None] = []
     jobs: list[tuple[tuple[int, ...], while_arrays.Store]] = []
     for k, shape in enumerate(shapes):
-        if _unchanged(body, k, instr.shape.is_tuple):
+        if while_arrays.unchanged(body, k, instr.shape.is_tuple):
             results.append(None)
             continue
         dus = while_arrays.window_update_of(body, k, instr.shape.is_tuple)
@@ -299,19 +299,6 @@ def _store_element(
         em.emit_in(em.current, em.store_text(temp, em.flat_index(index, dims), value.text))
 
     return store
-
-
-def _unchanged(body: HloComputation, k: int, is_tuple: bool) -> bool:
-    """True when the body passes state element ``k`` through as it is."""
-    root = body.root
-    if not is_tuple or root.opcode is not Opcode.TUPLE:
-        return False
-    element = root.operands[k]
-    return (
-        element.opcode is Opcode.GET_TUPLE_ELEMENT
-        and element.attrs.index == k
-        and element.operands[0] is body.parameters[0]
-    )
 
 
 def _commit(
