@@ -124,6 +124,60 @@ ENTRY e {
     assert_close(got, ref.astype(np.float32), rtol=1e-5)
 
 
+GRADIENTS = {
+    # the input gradient of a stride-2 3x3 conv: dilated dy, reversed kernel, i/o swapped
+    "input gradient (lhs_dilate, rhs_reversal)": (
+        "f32[4,5,5,6]",
+        "f32[3,3,3,6]",
+        "f32[4,10,10,3]",
+        "size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1",
+        "b01f_01oi->b01f",
+        1,
+    ),
+    # the weight gradient: images as features, the output positions as the window
+    "weight gradient (f01b, window = output)": (
+        "f32[8,14,14,5]",
+        "f32[8,14,14,7]",
+        "f32[3,3,5,7]",
+        "size=14x14 pad=1_1x1_1",
+        "f01b_i01o->01bf",
+        1,
+    ),
+    # a depthwise conv, one group per channel
+    "depthwise (feature_group_count)": (
+        "f32[4,9,9,6]",
+        "f32[3,3,1,12]",
+        "f32[4,9,9,12]",
+        "size=3x3 pad=1_1x1_1",
+        "b01f_01io->b01f",
+        6,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(GRADIENTS))
+def test_convolutions_of_jax_gradients_run_as_gemm(case):
+    """The convolutions JAX's gradients emit run through im2col + GEMM (tap tables for the
+    dilation holes, the padding and the reversed window), within the summation tolerance of
+    the interpreter."""
+    lhs_type, rhs_type, out_type, window, labels, groups = GRADIENTS[case]
+    text = f"""HloModule m
+ENTRY e {{
+  a = {lhs_type} parameter(0)
+  b = {rhs_type} parameter(1)
+  ROOT c = {out_type} convolution(a, b), window={{{window}}}, dim_labels={labels}, feature_group_count={groups}
+}}"""
+    rng = np.random.default_rng(len(case))
+    module = parse_hlo(text)
+    lhs, rhs = (
+        random_array(rng, np.float32, tuple(o.shape.dims)) for o in module.entry.root.operands
+    )
+    got, want, kernel = run_both(text, lhs, rhs)
+    assert "im2col" in kernel.how
+    assert f"{groups} group(s)" in kernel.how
+    assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))
+
+
 def test_convolution_batch_groups_have_no_kernel():
     text = """HloModule m
 ENTRY e {

@@ -20,6 +20,7 @@ import numpy as np
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.kernels import blas
 from xlapy.backend.cpu.kernels.dot import integer_matmul, integer_result
+from xlapy.backend.cpu.kernels.windows import tap_tables
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
     from_accumulator,
@@ -42,46 +43,42 @@ _SPATIAL = 3
 
 @numba.njit(cache=True, nogil=True)
 def _im2col(
-    x: Array,
-    patches: Array,
-    first: int,
-    out_sizes: Array,
-    stride: Array,
-    dilation: Array,
-    low: Array,
-    base: Array,
+    x: Array, patches: Array, first: int, out_sizes: Array, t0: Array, t1: Array, t2: Array
 ) -> None:
     """Row ``r`` of ``patches`` (``(rows, k0, k1, k2, features)``) is the window of output
     position ``first + r`` (flattened ``(b, o0, o1, o2)`` over ``out_sizes``) in
-    channels-last ``x`` (``(b, n0, n1, n2, features)``): tap ``k`` of dimension ``d`` reads
-    the padded, dilated input at ``p = o * stride + k * dilation``, which is input element
-    ``(p - low) / base`` when that is a whole number inside the input, else a padding zero."""
+    channels-last ``x`` (``(b, n0, n1, n2, features)``): tap ``k`` of output ``o`` along
+    dimension ``d`` reads input index ``t<d>[o, k]`` (``windows.tap_tables``: negative in
+    the padding and in base-dilation holes, which read as zeros)."""
     rows, k0s, k1s, k2s, features = patches.shape
-    n0, n1, n2 = x.shape[1], x.shape[2], x.shape[3]
     o0s, o1s, o2s = out_sizes[0], out_sizes[1], out_sizes[2]
+    o2 = first % o2s
+    o1 = first // o2s % o1s
+    o0 = first // (o1s * o2s) % o0s
+    b = first // (o0s * o1s * o2s)
     for r in range(rows):
-        position = first + r
-        o2 = position % o2s
-        o1 = position // o2s % o1s
-        o0 = position // (o1s * o2s) % o0s
-        b = position // (o0s * o1s * o2s)
         for k0 in range(k0s):
-            q0 = o0 * stride[0] + k0 * dilation[0] - low[0]
-            i0 = q0 // base[0]
-            in0 = q0 >= 0 and q0 % base[0] == 0 and i0 < n0
+            i0 = t0[o0, k0]
             for k1 in range(k1s):
-                q1 = o1 * stride[1] + k1 * dilation[1] - low[1]
-                i1 = q1 // base[1]
-                in1 = in0 and q1 >= 0 and q1 % base[1] == 0 and i1 < n1
+                i1 = t1[o1, k1]
                 for k2 in range(k2s):
-                    q2 = o2 * stride[2] + k2 * dilation[2] - low[2]
-                    i2 = q2 // base[2]
-                    if in1 and q2 >= 0 and q2 % base[2] == 0 and i2 < n2:
+                    i2 = t2[o2, k2]
+                    if i0 >= 0 and i1 >= 0 and i2 >= 0:
                         for f in range(features):
                             patches[r, k0, k1, k2, f] = x[b, i0, i1, i2, f]
                     else:
                         for f in range(features):
                             patches[r, k0, k1, k2, f] = 0
+        o2 += 1  # the next position, without divisions
+        if o2 == o2s:
+            o2 = 0
+            o1 += 1
+            if o1 == o1s:
+                o1 = 0
+                o0 += 1
+                if o0 == o0s:
+                    o0 = 0
+                    b += 1
 
 
 @kernel_for(Opcode.CONVOLUTION, priority=10)
@@ -143,10 +140,8 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     if spatial > _SPATIAL:
         raise NoKernel(f"{spatial} spatial dimensions")
     lead = (1,) * (_SPATIAL - spatial)
-    strides = np.array([*lead, *(d.stride for d in dims)], np.int64)
-    dilations = np.array([*lead, *(d.window_dilation for d in dims)], np.int64)
-    lows = np.array([*(0 for _ in lead), *(d.padding_low for d in dims)], np.int64)
-    bases = np.array([*lead, *(d.base_dilation for d in dims)], np.int64)
+    taps_of = [np.zeros((1, 1), np.int64) for _ in lead]
+    taps_of += tap_tables(in_sizes, window, out_sizes)
     out_sizes_ = np.array([*lead, *out_sizes], np.int64)
     # result dimension r is staged axis to_result[r]
     to_result = [order.index(d) for d in range(len(order))]
@@ -183,7 +178,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
                     start = k * block
                     stop = min(batch * positions, start + block)
                     rows = patches[: stop - start]
-                    _im2col(x, rows, start, out_sizes_, strides, dilations, lows, bases)
+                    _im2col(x, rows, start, out_sizes_, *taps_of)
                     grouped = rows.reshape(-1, taps, fg, group_in)
                     out = flat[start:stop]
                     for g in range(fg):
@@ -217,11 +212,9 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             np.zeros(0, rhs_shape.element_type.numpy),
         )
     )
+    table = np.zeros((1, 1), np.int64)
     ones = np.ones(_SPATIAL, np.int64)
-    zeros = np.zeros(_SPATIAL, np.int64)
-    _im2col(
-        np.zeros((1,) * 5, sample), np.zeros((1,) * 5, sample), 0, ones, ones, ones, zeros, ones
-    )
+    _im2col(np.zeros((1,) * 5, sample), np.zeros((1,) * 5, sample), 0, ones, table, table, table)
     compile_seconds = time.perf_counter() - started
     how = (
         f"numba im2col + BLAS GEMM in blocks of output positions over the cores, {taps} tap(s), "
