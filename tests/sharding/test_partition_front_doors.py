@@ -115,6 +115,25 @@ print("ok")
     assert "ok" in run.stdout, run.stdout
 
 
+def test_replicated_program_over_a_mesh_gives_one_global_result(tmp_path):
+    # jax.jit over 8 devices with every value replicated: one result, not one per device.
+    program = tmp_path / "rep.hlo"
+    program.write_text("""HloModule rep, num_partitions=8
+
+ENTRY main {
+  x = f32[4,3] parameter(0), sharding={replicated}
+  ROOT s = f32[4,3] sine(x), sharding={replicated}
+}
+""")
+    x = np.arange(12, dtype=np.float32).reshape(4, 3)
+    np.savez(tmp_path / "in.npz", arg0=x)
+    out = tmp_path / "out.npz"
+    _cli("run", str(program), "--inputs", str(tmp_path / "in.npz"), "--outputs", str(out),
+         "--platform", "interpreter")  # fmt: skip
+    assert list(np.load(out)) == ["out0"]
+    np.testing.assert_allclose(np.load(out)["out0"], np.sin(x), rtol=1e-6)
+
+
 def test_device_dependent_op_is_refused_by_name():
     module = xlapy.load("""HloModule r, num_partitions=4
 

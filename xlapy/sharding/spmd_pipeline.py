@@ -74,9 +74,11 @@ _ENTER_MANUAL = ("SPMDFullToShardShape", "xla.sdy.GlobalToLocalShape")
 
 def is_global_program(module: HloModule) -> bool:
     """True for a global-view program to partition: it enters a manual region
-    (``SPMDFullToShardShape``: shard_map inside jit), or some value is tiled over devices and
-    nothing says it is already per device (an entry named ``*_spmd`` or a scheduled module,
-    as XLA's partitioned modules are; collectives; ``partition-id``; manual shardings)."""
+    (``SPMDFullToShardShape``: shard_map inside jit), or nothing says it is already per device
+    (an entry named ``*_spmd`` or a scheduled module, as XLA's partitioned modules are;
+    collectives; ``partition-id``; manual shardings) and some value is tiled over devices, or
+    it has shardings and several partitions (``jax.jit`` over a mesh with every value
+    replicated: one global result, not one per device)."""
     if module.entry.name.endswith("_spmd") or module.config.is_scheduled:
         return False
     instrs = module.instructions()
@@ -90,6 +92,8 @@ def is_global_program(module: HloModule) -> bool:
             return False
         if instr.sharding is not None and instr.sharding.is_manual:
             return False
+    if module.config.num_partitions > 1 and any(i.sharding is not None for i in instrs):
+        return True
     return _has_tiled_sharding(module)
 
 
