@@ -261,6 +261,20 @@ ENTRY main {{
     assert "all-gather" not in ops
 
 
+@pytest.mark.parametrize(("rows", "low", "high"), [(16, 1, 2), (13, 3, 0), (10, -2, 4)])
+def test_pad_of_a_tiled_dim_shifts_rows_and_fills(rows, low, high):
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = f32[{rows},3] parameter(0), sharding={ROWS4}
+  z = f32[] constant(-7)
+  ROOT s = f32[{rows + low + high},3] pad(x, z), padding={low}_{high}x0_0, sharding={ROWS4}
+}}
+"""
+    spmd = _check(text, _f32(rows, 3), exact=True)
+    assert "all-gather" not in {i.opcode.value for i in spmd.entry.instructions}
+
+
 def test_while_loop_with_a_tiled_state():
     text = f"""HloModule m
 

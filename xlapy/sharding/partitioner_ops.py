@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from xlapy import dtypes
 from xlapy.ir import attrs as A
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -411,10 +412,35 @@ def shifted_slice(p: ComputationPartitioner, v: PValue, dim: int, start: int,
 
 @handles(Opcode.PAD)
 def pad(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Padded dims gathered, except one tiled dim without interior padding: its rows shift
+    between neighbours (``shifted_slice`` from ``-low``) and rows outside the operand take
+    the padding value."""
     config = instr.attrs.padding
     padded = [
         i for i, d in enumerate(config.dimensions) if (d.low, d.high, d.interior) != (0, 0, 0)
     ]
+    v = p.value(instr.operands[0])
+    t = tiling_of(v)
+    if len(padded) == 1 and t.tiles[padded[0]] > 1 and not config.dimensions[padded[0]].interior:
+        dim = padded[0]
+        low = config.dimensions[dim].low
+        n = int(v.shape.dims[dim])
+        shifted = shifted_slice(p, v, dim, -low, int(instr.shape.dims[dim]))
+        if shifted is not None:
+            local = shifted.shape.dims
+            c_out = local[dim]
+            first = p.b.scalar_like(p.b.table([int(i) * c_out for i in t.index[:, dim]]), local)
+            iota = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
+                           shape=Shape.array(dtypes.BY_NAME["s32"], local))  # fmt: skip
+            row = p.b.add(Opcode.ADD, [iota, first])
+            inside = p.b.add(Opcode.AND, [
+                p.b.add(Opcode.COMPARE, [row, p.b.scalar_like(p.b.constant(low), local)],
+                        {"direction": A.ComparisonDirection.GE}),
+                p.b.add(Opcode.COMPARE, [row, p.b.scalar_like(p.b.constant(low + n), local)],
+                        {"direction": A.ComparisonDirection.LT}),
+            ])  # fmt: skip
+            fill = p.operand(instr, 1, p.replicated(instr.operands[1].shape))
+            return PValue(p.b.select(inside, shifted, fill), instr.shape, t)
     return whole_dims_op(p, instr, padded)
 
 
