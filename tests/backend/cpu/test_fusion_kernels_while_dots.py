@@ -164,3 +164,77 @@ def test_batched_products_run_one_blas_call_per_batch(dtype: type) -> None:
     assert_bitwise(got[2], want[2], "weights")
     rtol = 2e-5 if dtype is np.float32 else 1e-12
     np.testing.assert_allclose(got[1], want[1], rtol=rtol, atol=rtol / 10)
+
+
+PROJECTION = """HloModule projection
+
+row_of {
+  xs = f32[STEPS,8,12] parameter(0)
+  i = s32[] parameter(1)
+  zero = s32[] constant(0)
+  ds = f32[1,8,12] dynamic-slice(xs, i, zero, zero), dynamic_slice_sizes={1,8,12}
+  ROOT x = f32[8,12] reshape(ds)
+}
+
+body {
+  state = (s32[], f32[8,16], f32[STEPS,8,12], f32[12,16], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(state), index=0
+  h = f32[8,16] get-tuple-element(state), index=1
+  xs = f32[STEPS,8,12] get-tuple-element(state), index=2
+  wx = f32[12,16] get-tuple-element(state), index=3
+  wh = f32[16,16] get-tuple-element(state), index=4
+  shift = s32[] constant(SHIFT)
+  at = s32[] add(i, shift)
+  x = f32[8,12] fusion(xs, at), kind=kLoop, calls=row_of
+  xw = f32[8,16] dot(x, wx), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  hw = f32[8,16] dot(h, wh), lhs_contracting_dims={1}, rhs_contracting_dims={1}
+  s = f32[8,16] add(xw, hw)
+  new_h = f32[8,16] tanh(s)
+  one = s32[] constant(1)
+  next_i = s32[] add(i, one)
+  ROOT next = (s32[], f32[8,16], f32[STEPS,8,12], f32[12,16], f32[16,16]) tuple(next_i, new_h, xs, wx, wh)
+}
+
+condition {
+  state = (s32[], f32[8,16], f32[STEPS,8,12], f32[12,16], f32[16,16]) parameter(0)
+  i = s32[] get-tuple-element(state), index=0
+  limit = s32[] constant(STEPS)
+  ROOT more = pred[] compare(i, limit), direction=LT
+}
+
+ENTRY main {
+  h = f32[8,16] parameter(0)
+  xs = f32[STEPS,8,12] parameter(1)
+  wx = f32[12,16] parameter(2)
+  wh = f32[16,16] parameter(3)
+  zero = s32[] constant(0)
+  init = (s32[], f32[8,16], f32[STEPS,8,12], f32[12,16], f32[16,16]) tuple(zero, h, xs, wx, wh)
+  ROOT loop = (s32[], f32[8,16], f32[STEPS,8,12], f32[12,16], f32[16,16]) while(init), condition=condition, body=body
+}
+"""
+
+
+@pytest.mark.parametrize("shift", [0, 3], ids=["scan", "rows clamped at the end"])
+def test_a_projection_of_the_scanned_input_is_one_gemm_before_the_loop(shift: int) -> None:
+    """``x_t @ wx`` with ``x_t`` a row of the unchanged input and ``wx`` unchanged runs for
+    every row at once before the loop; the loop reads the row its (clamped) index selects."""
+    steps = 7
+    rng = np.random.default_rng(shift)
+    state = (
+        np.array(0, np.int32),
+        rng.standard_normal((8, 16)).astype(np.float32),
+        rng.standard_normal((steps, 8, 12)).astype(np.float32),
+        (rng.standard_normal((12, 16)) * 0.3).astype(np.float32),
+        (rng.standard_normal((16, 16)) * 0.2).astype(np.float32),
+    )
+    text = PROJECTION.replace("STEPS", str(steps)).replace("SHIFT", str(shift))
+    got, want, kernel = run_while(text, state)
+    source = kernel.source
+    loop = source.index("while True:")
+    hoisted = source.index("np.dot(out2.reshape((56, 12)), out3.reshape((12, 16)), xw")
+    assert hoisted < loop
+    assert source.count("np.dot(") == 2
+    assert f"min(max(np.int64(at), 0), {steps - 1}) * 128" in source
+    for k in (0, 2, 3, 4):
+        assert_bitwise(got[k], want[k], f"state element {k}")
+    np.testing.assert_allclose(got[1], want[1], rtol=2e-5, atol=2e-6)

@@ -274,6 +274,22 @@ def materialize_dots(
     (16, 128) x (128, 384): 37 us against 15 us for ``x @ wt``); the copies cost a few us."""
     count = 0
     hoisted: dict[tuple[str, int, int], KernelArg] = {}  # (state array, rows, cols) -> copy
+
+    def matrix_array(form: MatrixForm, side: str, operand: HloInstruction) -> str:
+        """The array holding the ``side`` operand's matrix in C order."""
+        name = _as_array(em, loop, body, is_tuple, state, operand)
+        if not form.transposed(side):
+            return name
+        rows, cols = form.stored(side)
+        invariant = _invariant(body, operand, is_tuple)
+        key = (name, rows, cols)
+        if invariant and key in hoisted:
+            return hoisted[key].name
+        copy = transposed_copy(em, em.top if invariant else loop, name, form.batch, rows, cols, t)
+        if invariant:
+            hoisted[key] = copy
+        return copy.name
+
     for instr in body.post_order():
         if instr.opcode is not Opcode.DOT:
             continue
@@ -284,26 +300,35 @@ def materialize_dots(
                 "matrices"
             )
         t = instr.shape.element_type
-        names = []
-        for side, operand in zip(("lhs", "rhs"), instr.operands, strict=True):
-            name = _as_array(em, loop, body, is_tuple, state, operand)
-            if form.transposed(side):
-                rows, cols = form.stored(side)
-                k = _element_of_state(body, operand, is_tuple)
-                invariant = k is not None and unchanged(body, k, is_tuple)
-                key = (name, rows, cols)
-                if invariant and key in hoisted:
-                    name = hoisted[key].name
-                else:
-                    copy = transposed_copy(
-                        em, em.top if invariant else loop, name, form.batch, rows, cols, t
-                    )
-                    if invariant:
-                        hoisted[key] = copy
-                    name = copy.name
-            names.append(name)
-        lhs, rhs = names
-        temp = em.scratch(instr.name, t, math.prod(instr.shape.dims))
+        dims = tuple(instr.shape.dims)
+        row = _row_of_state(body, instr.operands[0], is_tuple)
+        if (
+            form.batch == 1
+            and not form.lhs_transposed
+            and row is not None
+            and _invariant(body, instr.operands[1], is_tuple)
+        ):
+            k, start = row
+            em.bindings[id(instr)] = _projection(
+                em,
+                loop,
+                form,
+                state[k],
+                body_state_dims(body, k, is_tuple)[0],
+                start,
+                matrix_array(form, "rhs", instr.operands[1]),
+                instr.name,
+                t,
+                dims,
+            )
+            em.exact = False
+            count += 1
+            continue
+        lhs, rhs = (
+            matrix_array(form, side, operand)
+            for side, operand in zip(("lhs", "rhs"), instr.operands, strict=True)
+        )
+        temp = em.scratch(instr.name, t, math.prod(dims))
         if form.batch == 1:
             left, right = form.matrix(lhs, "lhs", None), form.matrix(rhs, "rhs", None)
             em.emit_in(loop, f"np.dot({left}, {right}, {temp.name}.reshape(({form.m}, {form.n})))")
@@ -314,10 +339,82 @@ def materialize_dots(
             left, right = form.matrix(lhs, "lhs", b), form.matrix(rhs, "rhs", b)
             em.emit_in(batches, f"np.dot({left}, {right}, {out})")
             loop.items.append(batches)
-        em.bindings[id(instr)] = _reader(em, temp, tuple(instr.shape.dims))
+        em.bindings[id(instr)] = _reader(em, temp, dims)
         em.exact = False
         count += 1
     return count
+
+
+def _invariant(body: HloComputation, x: HloInstruction, is_tuple: bool) -> bool:
+    """True when ``x`` is a state element the body never changes."""
+    k = _element_of_state(body, x, is_tuple)
+    return k is not None and unchanged(body, k, is_tuple)
+
+
+def body_state_dims(body: HloComputation, k: int, is_tuple: bool) -> tuple[int, ...]:
+    """The dims of state element ``k``."""
+    shape = body.parameters[0].shape
+    return tuple((shape.tuple_shapes[k] if is_tuple else shape).dims)
+
+
+def _row_of_state(
+    body: HloComputation, x: HloInstruction, is_tuple: bool
+) -> tuple[int, HloInstruction] | None:
+    """``(k, start)`` when ``x`` is row ``start`` of state element ``k``, which the body never
+    changes: ``reshape(dynamic-slice(state[k], start, 0, ...))`` of one whole row (a scan's
+    input at step ``start``), possibly inside a fusion."""
+    outer: dict[int, HloInstruction] = {}
+    node = x
+    if node.opcode is Opcode.FUSION:
+        fused: HloComputation = node.attrs.calls
+        outer = {id(p): node.operands[p.parameter_number] for p in fused.parameters}
+        node = fused.root
+    if node.opcode is not Opcode.RESHAPE or node.operands[0].opcode is not Opcode.DYNAMIC_SLICE:
+        return None
+    ds = node.operands[0]
+    source = outer.get(id(ds.operands[0]), ds.operands[0])
+    start = outer.get(id(ds.operands[1]), ds.operands[1])
+    if start.parent is not body and start.opcode is not Opcode.CONSTANT:
+        return None
+    k = _element_of_state(body, source, is_tuple)
+    if k is None or not unchanged(body, k, is_tuple):
+        return None
+    dims = body_state_dims(body, k, is_tuple)
+    sizes = tuple(ds.attrs.dynamic_slice_sizes)
+    if len(dims) < 2 or sizes != (1, *dims[1:]):
+        return None
+    return k, start
+
+
+def _projection(
+    em: KernelEmitter,
+    loop: Frame,
+    form: MatrixForm,
+    rows: str | KernelArg,
+    steps: int,
+    start: HloInstruction,
+    right: str,
+    hint: str,
+    t: ElementType,
+    dims: tuple[int, ...],
+) -> Callable[[Index], Val]:
+    """A product of one row of an unchanged state array (a scan's input at this step) and
+    an unchanged matrix, computed for every row at once before the loop (one large GEMM
+    instead of one small one per iteration: a scan RNN's input projection, 32x256 @ 256x256
+    per step, 70 us, against 9.6 ms for all 200 steps at once); the loop reads the row it
+    selects (``start`` clamped as dynamic-slice clamps it)."""
+    assert isinstance(rows, KernelArg)
+    every = em.scratch(f"{hint}_rows", t, steps * form.m * form.n)
+    em.emit_in(
+        em.top,
+        f"np.dot({rows.name}.reshape(({steps * form.m}, {form.k})), "
+        f"{form.matrix(right, 'rhs', None)}, {every.name}.reshape(({steps * form.m}, {form.n})))",
+    )
+    with em.enter(loop):
+        at = em.scalar(start, ())
+    row = em.fresh(f"{hint}_row")
+    em.emit_in(loop, f"{row} = min(max(np.int64({at.text}), 0), {steps - 1}) * {form.m * form.n}")
+    return _reader(em, every, dims, Val(row, dtypes.S64, loop))
 
 
 def _as_array(
@@ -341,12 +438,20 @@ def _as_array(
     return temp.name
 
 
-def _reader(em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...]) -> Callable[[Index], Val]:
+def _reader(
+    em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...], base: Val | None = None
+) -> Callable[[Index], Val]:
+    """Reads of an array of ``dims`` held in ``temp`` (from offset ``base`` on)."""
     t = temp.type
 
     def read(index: Index) -> Val:
         offset = em.flat_index(index, dims)
-        return em.emit(f"{temp.name}_element", em.load(temp, offset), t, index=index)
+        vals: list[Val] = []
+        if base is not None:
+            u = offset.startswith("U(")
+            offset = f"U({base.text}) + {offset}" if u else f"U({base.text} + {offset})"
+            vals.append(base)
+        return em.emit(f"{temp.name}_element", em.load(temp, offset), t, vals, index)
 
     return read
 
