@@ -275,6 +275,22 @@ ENTRY main {{
     assert "all-gather" not in {i.opcode.value for i in spmd.entry.instructions}
 
 
+@pytest.mark.parametrize("sizes", [(16, 16), (13, 3), (6, 2, 8)])
+def test_concatenate_along_a_tiled_dim(sizes):
+    params = "\n".join(
+        f"  x{i} = f32[{m},3] parameter({i}), sharding={ROWS4}" for i, m in enumerate(sizes)
+    )
+    names = ", ".join(f"x{i}" for i in range(len(sizes)))
+    text = f"""HloModule m
+
+ENTRY main {{
+{params}
+  ROOT c = f32[{sum(sizes)},3] concatenate({names}), dimensions={{0}}, sharding={ROWS4}
+}}
+"""
+    _check(text, *[_f32(m, 3, seed=i) for i, m in enumerate(sizes)], exact=True)
+
+
 def test_while_loop_with_a_tiled_state():
     text = f"""HloModule m
 

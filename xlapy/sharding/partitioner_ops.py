@@ -356,6 +356,41 @@ def slice_(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     return whole_dims_op(p, instr, moved, local)
 
 
+def shift_rows(t: Tiling, dims: Sequence[int], dim: int, start: int,
+               size: int) -> tuple[dict[int, tuple[int, int]], list[int]]:  # fmt: skip
+    """For ``shifted_slice``: per device offset r, the local rows ``[lo, hi)`` of the piece
+    some device needs from its r-th neighbour; and each device's first offset."""
+    n = t.tiles[dim]
+    c = t.shard_dims(dims)[dim]
+    c_out = -(-size // n)
+    rows: dict[int, tuple[int, int]] = {}
+    first_offset = []
+    for i in range(n):
+        a = start + i * c_out
+        first_offset.append(a // c - i)
+        for k in range(a // c, (a + c_out - 1) // c + 1):
+            lo, hi = max(a, k * c) - k * c, min(a + c_out, (k + 1) * c) - k * c
+            old = rows.get(k - i, (lo, hi))
+            rows[k - i] = (min(lo, old[0]), max(hi, old[1]))
+    for r in range(min(rows), max(rows) + 1):
+        rows.setdefault(r, (0, c))
+    return rows, first_offset
+
+
+def shift_cost(t: Tiling, shape: Shape, dim: int, start: int, size: int) -> float:
+    """Bytes each device sends for ``shifted_slice``."""
+    rows, _ = shift_rows(t, shape.dims, dim, start, size)
+    piece = t.shard_dims(shape.dims)
+    per_row = math.prod(piece) // max(piece[dim], 1) * max(1, shape.element_type.bits // 8)
+    return sum(hi - lo for r, (lo, hi) in rows.items() if r != 0) * per_row
+
+
+def gather_cost(t: Tiling, shape: Shape, dim: int) -> float:
+    """Bytes each device sends to gather ``dim`` whole."""
+    return (t.tiles[dim] - 1) * math.prod(t.shard_dims(shape.dims)) * max(
+        1, shape.element_type.bits // 8)  # fmt: skip
+
+
 def shifted_slice(p: ComputationPartitioner, v: PValue, dim: int, start: int,
                   size: int) -> HloInstruction | None:  # fmt: skip
     """``v[start:start+size]`` along tiled ``dim``, tiled the same way (pieces of ``c'``):
@@ -367,21 +402,10 @@ def shifted_slice(p: ComputationPartitioner, v: PValue, dim: int, start: int,
     n = t.tiles[dim]
     c = t.shard_dims(v.shape.dims)[dim]
     c_out = -(-size // n)
-    rows: dict[int, tuple[int, int]] = {}  # offset r -> local rows [lo, hi) sent
-    first_offset = []
-    for i in range(n):
-        a = start + i * c_out
-        first_offset.append(a // c - i)
-        for k in range(a // c, (a + c_out - 1) // c + 1):
-            lo, hi = max(a, k * c) - k * c, min(a + c_out, (k + 1) * c) - k * c
-            old = rows.get(k - i, (lo, hi))
-            rows[k - i] = (min(lo, old[0]), max(hi, old[1]))
-    offsets = range(min(rows), max(rows) + 1)
-    for r in offsets:
-        rows.setdefault(r, (0, c))
-    sent = sum(hi - lo for r, (lo, hi) in rows.items() if r != 0)
-    if sent >= (n - 1) * c:
+    if shift_cost(t, v.shape, dim, start, size) >= gather_cost(t, v.shape, dim):
         return None
+    rows, first_offset = shift_rows(t, v.shape.dims, dim, start, size)
+    offsets = range(min(rows), max(rows) + 1)
     groups = t.groups_along([dim])
     pieces = []
     for r in offsets:
@@ -410,6 +434,22 @@ def shifted_slice(p: ComputationPartitioner, v: PValue, dim: int, start: int,
     return p.b.dynamic_slice(buffer, starts, sizes)
 
 
+def _global_rows(p: ComputationPartitioner, t: Tiling, dim: int,
+                 local: Sequence[int]) -> HloInstruction:  # fmt: skip
+    """s32[local]: each element's global index along tiled ``dim``."""
+    c = local[dim]
+    first = p.b.scalar_like(p.b.table([int(i) * c for i in t.index[:, dim]]), local)
+    iota = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
+                   shape=Shape.array(dtypes.BY_NAME["s32"], local))  # fmt: skip
+    return p.b.add(Opcode.ADD, [iota, first])
+
+
+def _compare(p: ComputationPartitioner, x: HloInstruction, value: int,
+             direction: A.ComparisonDirection) -> HloInstruction:  # fmt: skip
+    bound = p.b.scalar_like(p.b.constant(value), x.shape.dims)
+    return p.b.add(Opcode.COMPARE, [x, bound], {"direction": direction})
+
+
 @handles(Opcode.PAD)
 def pad(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     """Padded dims gathered, except one tiled dim without interior padding: its rows shift
@@ -427,18 +467,10 @@ def pad(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
         n = int(v.shape.dims[dim])
         shifted = shifted_slice(p, v, dim, -low, int(instr.shape.dims[dim]))
         if shifted is not None:
-            local = shifted.shape.dims
-            c_out = local[dim]
-            first = p.b.scalar_like(p.b.table([int(i) * c_out for i in t.index[:, dim]]), local)
-            iota = p.b.add(Opcode.IOTA, [], {"iota_dimension": dim},
-                           shape=Shape.array(dtypes.BY_NAME["s32"], local))  # fmt: skip
-            row = p.b.add(Opcode.ADD, [iota, first])
+            row = _global_rows(p, t, dim, shifted.shape.dims)
             inside = p.b.add(Opcode.AND, [
-                p.b.add(Opcode.COMPARE, [row, p.b.scalar_like(p.b.constant(low), local)],
-                        {"direction": A.ComparisonDirection.GE}),
-                p.b.add(Opcode.COMPARE, [row, p.b.scalar_like(p.b.constant(low + n), local)],
-                        {"direction": A.ComparisonDirection.LT}),
-            ])  # fmt: skip
+                _compare(p, row, low, A.ComparisonDirection.GE),
+                _compare(p, row, low + n, A.ComparisonDirection.LT)])  # fmt: skip
             fill = p.operand(instr, 1, p.replicated(instr.operands[1].shape))
             return PValue(p.b.select(inside, shifted, fill), instr.shape, t)
     return whole_dims_op(p, instr, padded)
@@ -449,8 +481,45 @@ def reverse(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     return whole_dims_op(p, instr, list(instr.attrs.dimensions))
 
 
+def _shifting_is_cheaper(p: ComputationPartitioner, instr: HloInstruction, t: Tiling,
+                         dim: int) -> bool:  # fmt: skip
+    """Shifting every operand into place sends less than the cheapest gathered layout."""
+    values = [p.value(o) for o in instr.operands]
+    size = int(instr.shape.dims[dim])
+    shift, offset = 0.0, 0
+    for v in values:
+        shift += p.cost(v, t) + shift_cost(t, v.shape, dim, -offset, size)
+        offset += int(v.shape.dims[dim])
+    layouts = dict.fromkeys(gather_dims(tiling_of(v), [dim]) for v in values)
+    return shift < min(sum(p.cost(v, c) for v in values) for c in layouts)
+
+
 @handles(Opcode.CONCATENATE)
 def concatenate(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
+    """Along a dim the first operand tiles: every operand (in that tiling) is shifted to its
+    place in the result (``shifted_slice``) and each row taken from the operand it comes
+    from, when that sends less than gathering; otherwise the dim is gathered."""
+    (dim,) = instr.attrs.dimensions
+    t = tiling_of(p.value(instr.operands[0]))
+    if t.tiles[dim] > 1 and _shifting_is_cheaper(p, instr, t, dim):
+        size = int(instr.shape.dims[dim])
+        result = None
+        offset = 0
+        for o in instr.operands:
+            v = p.resharded(p.value(o), t)
+            shifted = shifted_slice(p, v, dim, -offset, size)
+            if shifted is None:
+                result = None
+                break
+            if result is None:
+                result = shifted
+            else:
+                row = _global_rows(p, t, dim, shifted.shape.dims)
+                later = _compare(p, row, offset, A.ComparisonDirection.GE)
+                result = p.b.add(Opcode.SELECT, [later, shifted, result])
+            offset += int(o.shape.dims[dim])
+        if result is not None and len(instr.operands) > 1:
+            return PValue(result, instr.shape, t)
     return whole_dims_op(p, instr, list(instr.attrs.dimensions), n_data=len(instr.operands))
 
 
