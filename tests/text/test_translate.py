@@ -33,6 +33,9 @@ from xlapy.text.stablehlo_parser import parse_stablehlo, parse_stablehlo_tests
 from xlapy.text.stablehlo_printer import print_stablehlo
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+from tools.xla_cpu import run_xla  # noqa: E402
+
 DIRECTORIES = (ROOT / "examples", ROOT / "tests" / "e2e" / "data")
 VARIANTS = {"hlo": ".hlo", "opt": ".opt.hlo", "mlir": ".mlir"}
 COLLECTIVES = ROOT / "tests" / "e2e" / "collectives"
@@ -129,35 +132,6 @@ def assert_close(
             np.isnan(wide_w) | np.isnan(wide_g), np.isnan(wide_w) != np.isnan(wide_g), bad
         )
         assert not bad.any(), f"{what}: {int(bad.sum())} of {bad.size} elements differ"
-
-
-@functools.cache
-def xla_backend() -> object:
-    """XLA:CPU from jaxlib, with the LAPACK custom-call targets registered (as JAX does before
-    lowering a linalg op)."""
-    pytest.importorskip("jax")
-    from jax._src import xla_bridge
-    from jax._src.lax import linalg
-
-    linalg.initialize_lapack()
-    return xla_bridge.get_backend("cpu")
-
-
-def run_xla(text: str, args: list[np.ndarray]) -> list[np.ndarray]:
-    """Compiles StableHLO ``text`` with XLA:CPU (as ``jax.jit`` does, from MLIR text) and
-    runs it on one device."""
-    import jax
-    from jaxlib import _jax
-
-    backend = xla_backend()
-    device = backend.devices()[0]  # type: ignore[attr-defined]
-    executable = backend.compile_and_load(  # type: ignore[attr-defined]
-        text, _jax.DeviceList((device,)), _jax.CompileOptions()
-    )
-    with jax.enable_x64(True):
-        buffers = [jax.device_put(a, device) for a in args]
-    results = executable.execute_sharded(buffers).disassemble_into_single_device_arrays()
-    return [np.asarray(r[0]) for r in results]
 
 
 def mlir_parses(text: str, allow_unregistered: bool = False) -> None:

@@ -20,6 +20,7 @@ was found.
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 import time
 import traceback
@@ -32,6 +33,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 import xlapy
 from tools.fuzz.programs import Program, programs
 from xlapy.errors import XlaError
+from xlapy.text.stablehlo_printer import print_stablehlo
 
 LOOSE = 1e-2
 """Agreement of approximate floats where both are finite, relative to the largest magnitude."""
@@ -91,10 +93,43 @@ class Stats:
         self.run = 0
         self.both_failed = 0
         self.invalid = 0
+        self.xla = 0
 
 
-def check(program: Program, stats: Stats | None = None) -> None:
-    """Runs ``program`` on both platforms; raises ``Mismatch`` naming the difference."""
+XLA_KNOWN = re.compile(r"[su][24]\[[\d,]*\] popcnt")
+"""Programs with a known XLA:CPU deviation (``docs/oracle_findings.md`` D2: ``popcnt`` of
+sub-byte integers counts the sign-extended byte); not run there."""
+
+
+def check_xla(program: Program, module: xlapy.HloModule, stats: Stats) -> None:
+    """The program's StableHLO on XLA:CPU against the interpreter with XLA:CPU's flushing of
+    f32/bf16 subnormals: integers and booleans bit for bit, floats as approximate values
+    (XLA:CPU contracts ``a * b + c`` into FMAs, reorders reductions, has its own
+    transcendentals and canonicalizes 8-bit NaNs: ``docs/oracle_findings.md`` D1-D9).
+    Raises ``Mismatch`` (naming XLA) on a difference; programs XLA:CPU cannot compile (sorts
+    of sub-byte types, D7) are skipped."""
+    from tools.xla_cpu import run_xla
+
+    if XLA_KNOWN.search(program.text):
+        return
+    want = xlapy.run(module, *program.args, platform="interpreter", flush_denormals=True)
+    try:
+        got = run_xla(print_stablehlo(module), list(program.args))
+    except Exception as err:
+        if "UNIMPLEMENTED" in str(err) or "INVALID_ARGUMENT" in str(err):
+            return
+        raise
+    stats.xla += 1
+    floats = [np.asarray(w).dtype.kind in "fV" for w in want]
+    loose = Program(program.text, program.args, [not f for f in floats])
+    problem = compare(loose, got, list(want))
+    if problem:
+        raise Mismatch(f"XLA:CPU (not the cpu platform): {problem}")
+
+
+def check(program: Program, stats: Stats | None = None, xla: bool = False) -> None:
+    """Runs ``program`` on both platforms (and with ``xla`` on XLA:CPU); raises ``Mismatch``
+    naming the difference."""
     stats = stats or Stats()
     try:
         module = xlapy.load(program.text)
@@ -118,6 +153,8 @@ def check(program: Program, stats: Stats | None = None) -> None:
     problem = compare(program, list(got), list(want))
     if problem:
         raise Mismatch(problem)
+    if xla:
+        check_xla(program, module, stats)
 
 
 def differential_test(
@@ -126,6 +163,7 @@ def differential_test(
     seed: int | None = None,
     derandomize: bool = False,
     max_steps: int = 8,
+    xla: bool = False,
 ) -> Callable[[], None]:
     """A hypothesis test running ``examples`` programs through ``check`` (shrinking a
     failure to a small program)."""
@@ -141,7 +179,7 @@ def differential_test(
     )
     @given(programs(max_steps))
     def test(program: Program) -> None:
-        check(program, stats)
+        check(program, stats, xla)
 
     if seed is not None:
         from hypothesis import seed as hypothesis_seed
@@ -172,6 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=50, help="programs per hypothesis run")
     parser.add_argument("--max-steps", type=int, default=8, help="ops per program, at most")
     parser.add_argument("--stress", action="store_true", help="large-program code paths")
+    parser.add_argument("--xla", action="store_true", help="also against XLA:CPU (needs jax)")
     parser.add_argument("--log", type=Path, default=None, help="append findings here")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
@@ -190,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
     log(f"differential fuzzing cpu vs interpreter for {args.seconds:g} s (seed {seed})")
     batch = 0
     while time.monotonic() - start < args.seconds:
-        test = differential_test(args.batch, stats, seed=seed + batch, max_steps=args.max_steps)
+        test = differential_test(
+            args.batch, stats, seed=seed + batch, max_steps=args.max_steps, xla=args.xla
+        )
         batch += 1
         try:
             test()
@@ -203,7 +244,8 @@ def main(argv: list[str] | None = None) -> int:
         if time.monotonic() - last > 60 or time.monotonic() - start >= args.seconds:
             last = time.monotonic()
             log(f"after {last - start:.0f} s: {stats.run} programs compared, "
-                f"{stats.both_failed} refused by both, {stats.invalid} invalid, "
+                f"{stats.xla} also on XLA:CPU, {stats.both_failed} refused by both, "
+                f"{stats.invalid} invalid, "
                 f"{findings} findings")  # fmt: skip
     return 1 if findings else 0
 
