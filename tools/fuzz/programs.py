@@ -19,6 +19,8 @@ anything computed from such a value.
 from __future__ import annotations
 
 import math
+import random
+import re
 from dataclasses import dataclass, field
 
 import ml_dtypes
@@ -721,4 +723,22 @@ def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
     entry.lines.append(f"  ROOT out = ({shapes}) tuple({', '.join(v.name for v in outs)})")
     text = "HloModule fuzz\n\n" + "\n".join(b.computations)
     text += "\nENTRY main {\n" + "\n".join(entry.lines) + "\n}\n"
+    if draw(st.booleans()):
+        text = _with_layouts(text, random.Random(draw(st.integers(0, 2**32 - 1))))
     return Program(text, b.args, [v.exact for v in outs])
+
+
+def _with_layouts(text: str, rng: random.Random) -> str:
+    """``text`` with a random minor-to-major layout on every array shape of rank >= 2 (values
+    are logical arrays: a layout changes only how kernels walk memory)."""
+
+    def relayout(m: re.Match[str]) -> str:
+        dims = m.group(2)
+        rank = len(dims.split(",")) if dims else 0
+        if rank < 2:
+            return m.group(0)
+        order = list(range(rank))
+        rng.shuffle(order)
+        return f"{m.group(1)}[{dims}]{{{','.join(map(str, order))}}}"
+
+    return re.sub(r"\b([a-z][a-z0-9]*)\[([\d,]*)\](?!\{)", relayout, text)
