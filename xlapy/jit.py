@@ -176,6 +176,13 @@ class Jitted:
             self._cache[key] = compiled
             return compiled
 
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits until every program compiled so far runs on its compiled tier (``cpu``
+        programs start on a quick tier: ``xlapy.compile(tiered=)``); True when they do."""
+        with self._lock:
+            executables = [c.executable for c in self._cache.values()]
+        return all(exe.wait_compiled(timeout) for exe in executables if exe.platform == "cpu")
+
     def lower(self, *args: Any, **kwargs: Any) -> HloModule:
         """The xlapy module JAX lowers ``fn`` to for these arguments (before xlapy's passes)."""
         return self._compile(args, kwargs).module

@@ -1,4 +1,5 @@
-"""``xlapy.compile``: clone the module, run the optimization pipeline, verify, build the plans.
+"""``xlapy.compile``: clone the module, run the optimization pipeline, verify, build the plans
+(or start on the quick tier while a worker process compiles: ``tiers``).
 
 Also the ``cpu`` platform of ``xlapy.run``: an executable per module object and options,
 cached while the module lives (weak references: the cache never keeps a module alive; a module
@@ -11,15 +12,19 @@ import gc
 import threading
 import time
 import weakref
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 
+from xlapy.backend.cpu import tiers
 from xlapy.backend.cpu.executable import Executable
 from xlapy.backend.cpu.kernel import CompileOptions
 from xlapy.backend.cpu.plan import Program
-from xlapy.errors import InvalidArgument, VerificationError
+from xlapy.errors import InvalidArgument, VerificationError, XlaError
 from xlapy.interpreter.loop_limit import check_max_while_iterations
 from xlapy.interpreter.run import PreparedCall
+from xlapy.interpreter.runtime import Runtime
 from xlapy.ir.clone import clone_module
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import verify
@@ -79,6 +84,7 @@ def compile(
     pipeline: Pipeline | None = None,
     max_while_iterations: int | None = None,
     partition: bool = True,
+    tiered: bool | None = None,
 ) -> Executable:
     """Compiles ``module`` for ``platform``.
 
@@ -101,6 +107,13 @@ def compile(
             loop, the count and its state (whole-loop kernels get the bound as an argument:
             no cost when it is None, the default).
         partition: partition a global-view program (False: compile it as one device's).
+        tiered: on ``cpu``, start on the quick tier (the module as given, interpreter evals
+            and prebuilt kernels only: no numba compilation) while a worker process compiles
+            the program; the compiled tier replaces the quick one between two calls
+            (``Executable.wait_compiled()`` waits for it). False compiles everything now.
+            None (default): ``$XLAPY_TIERED`` (``0``: False; otherwise True). When an
+            earlier compile left the optimized module in the cache, no worker starts: a
+            thread loads the compiled tier (and a synchronous compile skips the passes).
 
     Returns:
         An ``Executable``: call it with ``xlapy.run``'s arguments; ``.report()`` tells how each
@@ -126,12 +139,14 @@ def compile(
         spmd, signature = partition_module(module)
         inner = compile(spmd, platform, flush_denormals=flush_denormals, cache_dir=cache_dir,
                         pipeline=pipeline, max_while_iterations=max_while_iterations,
-                        partition=False)  # fmt: skip
+                        partition=False, tiered=tiered)  # fmt: skip
         return GlobalExecutable(module, signature, inner)  # type: ignore[return-value]
     if platform == "interpreter":
         return Executable(module, platform, flush_denormals, max_while_iterations=limit)
     if cache_dir is not None and not isinstance(cache_dir, str | Path):
         raise InvalidArgument(f"compile: cache_dir must be a path; got {cache_dir!r}")
+    if tiered is not None and not isinstance(tiered, bool):
+        raise InvalidArgument(f"compile: tiered must be a bool or None; got {tiered!r}")
     start = time.perf_counter()
     options = CompileOptions(
         flush_denormals=flush_denormals,
@@ -140,24 +155,156 @@ def compile(
     )
     if pipeline is not None and not isinstance(pipeline, Pipeline):
         raise InvalidArgument(f"compile: pipeline must be a Pipeline; got {pipeline!r}")
+    with _collections_paused():
+        return _compile_cpu(module, options, pipeline, tiered, start)
+
+
+def _compile_cpu(
+    module: HloModule,
+    options: CompileOptions,
+    pipeline: Pipeline | None,
+    tiered: bool | None,
+    start: float,
+) -> Executable:
+    """``compile`` on ``cpu``: from the cache, on the quick tier, or synchronously."""
+    text = key = None
+    if pipeline is None:  # the default pipeline's results are kept under the module key
+        try:
+            text = tiers.module_text(module)
+        except XlaError:
+            pass  # a module HLO text cannot hold (e.g. quantized types): compiled here, now
+        else:
+            key = tiers.module_key(text, options)
+    if tiered is None:
+        tiered = tiers.tiered_default()
+    if tiered and text is not None and key is not None:
+        return _quick_tier(module, text, key, options, start)
+    if key is not None:
+        cached = tiers.load_optimized(key, options.cache_dir)
+        if cached is not None:
+            note = "passes: none (the optimized module of an earlier compile, from the cache)"
+            program = _plans(cached, options)
+            return _executable(module, cached, program, options, start, [note])
+    optimized, notes = _optimize(module, pipeline)
+    program = _plans(optimized, options)
+    if key is not None:
+        tiers.store_optimized(key, optimized, options.cache_dir)
+    return _executable(module, optimized, program, options, start, notes)
+
+
+def _plans(optimized: HloModule, options: CompileOptions) -> Program:
+    """The program of ``optimized`` with its entry's plans (and every kernel) built."""
+    program = Program(optimized, options)
+    program.plan(optimized.entry)
+    return program
+
+
+@contextmanager
+def _collections_paused() -> Iterator[None]:
+    """Compiling allocates many long-lived objects: garbage collections cost ~30% of it."""
     collecting = gc.isenabled()
-    gc.disable()  # compiling allocates many long-lived objects: collections cost ~30% here
+    gc.disable()
     try:
-        optimized, notes = _optimize(module, pipeline)
-        program = Program(optimized, options)
-        program.plan(optimized.entry)
+        yield
     finally:
         if collecting:
             gc.enable()
+
+
+def _executable(
+    module: HloModule,
+    optimized: HloModule,
+    program: Program,
+    options: CompileOptions,
+    start: float,
+    notes: list[str],
+) -> Executable:
     seconds = time.perf_counter() - start
-    header = [
+    return Executable(
+        optimized,
+        "cpu",
+        options.flush_denormals,
+        program,
+        seconds,
+        _header(module, program, seconds, options, notes),
+        max_while_iterations=options.max_while_iterations,
+    )
+
+
+def _header(
+    module: HloModule, program: Program, seconds: float, options: CompileOptions, notes: list[str]
+) -> list[str]:
+    return [
         f"module {module.name} on cpu: compiled in {seconds:.3f} s (kernels "
-        f"{program.compile_seconds:.3f} s){'; flush_denormals' if flush_denormals else ''}",
+        f"{program.compile_seconds:.3f} s){'; flush_denormals' if options.flush_denormals else ''}",
         *notes,
     ]
-    return Executable(
-        optimized, platform, flush_denormals, program, seconds, header, max_while_iterations=limit
+
+
+def compile_and_store(module: HloModule, options: CompileOptions, key: str) -> Program:
+    """A synchronous compile whose optimized module is stored under ``key`` once every kernel
+    is in the cache (the tier worker's job)."""
+    optimized, _ = _optimize(module, None)
+    program = _plans(optimized, options)
+    tiers.store_optimized(key, optimized, options.cache_dir)
+    return program
+
+
+def _quick_tier(
+    module: HloModule, text: str, key: str, options: CompileOptions, start: float
+) -> Executable:
+    """An executable running ``module`` on the quick tier at once; a worker compiles it and
+    the watcher thread installs the compiled tier (``tiers``)."""
+    from xlapy.ir.clone import clone_module
+
+    quick_module = clone_module(module)
+    program = _plans(quick_module, replace(options, generated_kernels=False))
+    seconds = time.perf_counter() - start
+    header = _header(module, program, seconds, options, [])
+    header[0] = (
+        f"module {module.name} on cpu: quick tier (no passes, no generated kernels) built in "
+        f"{seconds:.3f} s"
     )
+    exe = Executable(
+        quick_module,
+        "cpu",
+        options.flush_denormals,
+        program,
+        seconds,
+        header,
+        max_while_iterations=options.max_while_iterations,
+    )
+    state = tiers.TierState()
+
+    def build(optimized: HloModule | None) -> None:
+        try:
+            notes = ["passes: none here (run by the background worker, or cached)"]
+            if optimized is None:  # the worker failed: compile here
+                from xlapy.text.hlo_parser import parse_hlo
+
+                optimized, notes = _optimize(parse_hlo(text), None)
+            program = _plans(optimized, options)
+            state.seconds = time.perf_counter() - state.started
+            header = _header(module, program, state.seconds, options, notes)
+            header[0] = (
+                f"module {module.name} on cpu: compiled tier installed {state.seconds:.3f} s "
+                f"after the quick tier started (kernels {program.compile_seconds:.3f} s in this "
+                "process)"
+            )
+            exe.install_tier(optimized, program, header)
+            state.status = "compiled"
+        except Exception as err:  # the quick tier stays; the report says why
+            state.seconds = time.perf_counter() - state.started
+            state.status = "failed"
+            state.note = f"{state.note}; compiled tier failed: {type(err).__name__}: {err}"
+
+    exe.tier_state = state
+    if tiers.optimized_path(key, options.cache_dir).exists():  # compiled before: load it
+        state.status = "loading"
+        exe.tier_watcher = tiers.load_in_background(key, options, state, build)
+    else:
+        exe.tier_watcher = tiers.compile_in_background(text, key, options, state, build)
+    return exe
 
 
 def _is_global(module: HloModule) -> bool:
@@ -166,18 +313,24 @@ def _is_global(module: HloModule) -> bool:
     return is_global_program(module)
 
 
-_Key = tuple[bool, int | None]
-"""``(flush_denormals, max_while_iterations)``: the options of a cached executable."""
+_Key = tuple[bool, int | None, bool]
+"""``(flush_denormals, max_while_iterations, local)``: the options of a cached executable
+(``local``: the devices are threads of this process, so a tiered executable may serve them)."""
 
 _cache: weakref.WeakKeyDictionary[HloModule, dict[_Key, Executable]] = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
 
 
 def compiled(
-    module: HloModule, flush_denormals: bool, max_while_iterations: int | None = None
+    module: HloModule,
+    flush_denormals: bool,
+    max_while_iterations: int | None = None,
+    local: bool = True,
 ) -> Executable:
-    """The ``cpu`` executable of ``module`` (compiled on first use, then cached)."""
-    key = (flush_denormals, max_while_iterations)
+    """The ``cpu`` executable of ``module`` (compiled on first use, then cached). Devices
+    spread over processes (``local=False``: MPI ranks) compile synchronously: ranks on
+    different tiers would run different programs, whose collectives need not match."""
+    key = (flush_denormals, max_while_iterations, local)
     with _cache_lock:
         exe = _cache.get(module, {}).get(key)
     if exe is None:
@@ -187,6 +340,7 @@ def compiled(
             flush_denormals=flush_denormals,
             max_while_iterations=max_while_iterations,
             partition=False,
+            tiered=None if local else False,
         )
         with _cache_lock:
             _cache.setdefault(module, {})[key] = exe
@@ -195,4 +349,5 @@ def compiled(
 
 def run_on_cpu(module: HloModule, call: PreparedCall, flush_denormals: bool) -> list[Value]:
     """The ``cpu`` platform of ``xlapy.run``."""
-    return compiled(module, flush_denormals, call.max_while_iterations).execute(call)
+    local = type(call.runtime) is Runtime
+    return compiled(module, flush_denormals, call.max_while_iterations, local).execute(call)

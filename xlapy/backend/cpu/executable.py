@@ -9,6 +9,7 @@ single-device program with only the arguments given takes a shorter road to the 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -37,6 +38,7 @@ from xlapy.profiling.active import current_observer
 from xlapy.shape import Shape
 
 if TYPE_CHECKING:
+    from xlapy.backend.cpu.tiers import TierState
     from xlapy.profiling.observer import RunObserver
 
 
@@ -49,8 +51,14 @@ class Executable:
             ``xlapy.text.hlo_printer.print_hlo``), on ``interpreter`` the module as given.
         platform: ``"cpu"`` or ``"interpreter"``.
         flush_denormals: whether f32/bf16 subnormals are flushed as XLA:CPU does.
-        compile_seconds: wall time of ``xlapy.compile`` (passes and kernels).
+        compile_seconds: wall time of ``xlapy.compile`` (passes and kernels; on the quick
+            tier, building that tier).
         max_while_iterations: the bound on each while loop's iterations (None: no bound).
+        tier_state: a tiered executable's background compile (``tiers.TierState``), else None.
+
+    A tiered executable (``xlapy.compile(..., tiered=True)``) swaps its module and program for
+    the compiled tier's between two calls (``install_tier``): a call reads the program once
+    and runs on it to the end, on every device.
     """
 
     def __init__(
@@ -63,7 +71,7 @@ class Executable:
         header: Sequence[str] = (),
         max_while_iterations: int | None = None,
     ) -> None:
-        self.module = module
+        self._module = module
         self.platform = platform
         self.flush_denormals = flush_denormals
         self.compile_seconds = compile_seconds
@@ -78,6 +86,39 @@ class Executable:
         self._parameters: list[tuple[Shape, np.dtype[Any] | None, tuple[int, ...]]] | None = None
         self._always_fits = False  # the peak live bytes need no look at the free memory
         self._idle: list[Session] = []  # sessions of plain calls that returned (_run_plain)
+        self.tier_state: TierState | None = None
+        self.tier_watcher: threading.Thread | None = None
+
+    @property
+    def module(self) -> HloModule:
+        """The module that runs now (the compiled tier's once it is installed)."""
+        program = self._program
+        return self._module if program is None else program.module
+
+    @property
+    def tier(self) -> str:
+        """``quick`` while a tiered executable runs its quick tier, else ``compiled`` (on
+        ``interpreter``: ``interpreter``)."""
+        if self._program is None:
+            return "interpreter"
+        state = self.tier_state
+        return "quick" if state is not None and state.status != "compiled" else "compiled"
+
+    def wait_compiled(self, timeout: float | None = None) -> bool:
+        """Waits until a tiered executable's compiled tier is installed (or its background
+        compile failed); True when the executable runs compiled code now."""
+        watcher = self.tier_watcher
+        if watcher is not None:
+            watcher.join(timeout)
+        return self.tier != "quick"
+
+    def install_tier(self, module: HloModule, program: Program, header: Sequence[str]) -> None:
+        """Makes ``program`` (of ``module``) the one later calls run; calls running now end
+        on the program they started with."""
+        assert program.module is module
+        self._header = tuple(header)
+        self._program = program  # one store: a call sees the old program or the new one
+        self._idle.clear()
 
     def __call__(
         self,
@@ -151,18 +192,20 @@ class Executable:
 
     def execute(self, call: PreparedCall) -> list[Value]:
         """The entry's root value on every device of an already checked call."""
-        if self._program is None:
+        program = self._program
+        if program is None:
             bounded = replace(call, max_while_iterations=self.max_while_iterations)
-            return interpret(self.module, bounded, self.flush_denormals)
+            return interpret(self._module, bounded, self.flush_denormals)
         runtime = call.runtime
 
         def on_device(flat: int) -> Value:
-            return self._run_device(runtime, flat, call.arguments[flat], call.observer)
+            return self._run_device(program, runtime, flat, call.arguments[flat], call.observer)
 
         return runtime.run_devices(on_device)
 
     def _run_device(
         self,
+        program: Program,
         runtime: Runtime,
         flat: int,
         arguments: Sequence[Value],
@@ -170,17 +213,16 @@ class Executable:
     ) -> Value:
         """The entry plan run by device ``flat`` in a session of its own (with an observer,
         its observed variant: ``observed_plan``)."""
-        assert self._program is not None
-        program: Program = self._program
+        module = program.module
         evaluator: Callable[..., Evaluator] = Evaluator
         if observer is not None:
             program, evaluator = observed_program(observer, program)
-        plan = program.plan(self.module.entry)
+        plan = program.plan(module.entry)
         device = runtime.device(flat)
         state = DeviceState(
             replica_id=device.replica, partition_id=device.partition, runtime=runtime
         )
-        session = Session(program, state, evaluator(self.module, self._options, state))
+        session = Session(program, state, evaluator(module, self._options, state))
         value = plan.execute(session, [_writable(a) for a in arguments], plan.no_ownership)
         return _for_user(value, plan)
 
@@ -192,25 +234,26 @@ class Executable:
         kept for the next one, reset to a fresh device's state (RNG counter, rendezvous
         counts) with a fresh runtime; a call that raised drops its session."""
         runtime = Runtime(1, 1, DEFAULT_TIMEOUT)
-        if self._program is None:
+        program = self._program
+        if program is None:
             call = PreparedCall(runtime, {0: arguments})
             return finish_call(call, self.execute(call), None)
         try:
             observer = current_observer()
             if observer is not None:
-                return flatten(self._run_device(runtime, 0, arguments, observer))
+                return flatten(self._run_device(program, runtime, 0, arguments, observer))
             try:
                 session = self._idle.pop()  # atomic: each thread takes its own
+                if session.program is not program:
+                    raise IndexError  # a session of the tier before: start afresh
                 device = session.device
                 device.runtime = runtime
                 device.rng_state = 0
                 device.executions.clear()
             except IndexError:
                 device = DeviceState(runtime=runtime)
-                session = Session(
-                    self._program, device, Evaluator(self.module, self._options, device)
-                )
-            plan = self._program.plan(self.module.entry)
+                session = Session(program, device, Evaluator(program.module, self._options, device))
+            plan = program.plan(program.module.entry)
             value = plan.execute(session, [_writable(a) for a in arguments], plan.no_ownership)
             self._idle.append(session)
         except XlaError:
@@ -222,13 +265,18 @@ class Executable:
     def report(self, sources: bool = False) -> str:
         """How each instruction runs: kernel or interpreter fallback (and why), compile time;
         with ``sources``, the generated source of each kernel."""
-        if self._program is None:
-            count = sum(len(c.instructions) for c in self.module.computations)
+        program = self._program
+        if program is None:
+            count = sum(len(c.instructions) for c in self._module.computations)
             return (
-                f"module {self.module.name} on interpreter: {count} instructions evaluated as "
+                f"module {self._module.name} on interpreter: {count} instructions evaluated as "
                 "written by the reference interpreter (no passes, no kernels)"
             )
-        return format_report(self._program, self._header, sources=sources)
+        header = list(self._header)
+        state = self.tier_state
+        if state is not None and state.status != "compiled":
+            header.append(f"compiled tier: {state.status}{'; ' + state.note if state.note else ''}")
+        return format_report(program, header, sources=sources)
 
     def __repr__(self) -> str:
         return f"<Executable {self.module.name} on {self.platform}>"

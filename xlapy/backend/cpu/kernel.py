@@ -9,7 +9,9 @@ interpreter eval inside the compiled program.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +29,27 @@ class NoKernel(Exception):
     """Raised by a kernel factory: no compiled kernel for this instruction; ``str`` is why."""
 
 
+_generation: ContextVar[bool] = ContextVar("xlapy_generated_kernels", default=True)
+
+
+@contextmanager
+def generated_kernels(allowed: bool) -> Iterator[None]:
+    """Within the block, code generators run (``allowed``) or decline (the quick tier)."""
+    token = _generation.set(allowed)
+    try:
+        yield
+    finally:
+        _generation.reset(token)
+
+
+def require_generation(what: str) -> None:
+    """Raises NoKernel when generated kernels are switched off (the quick tier builds plans of
+    interpreter evals and prebuilt kernels only; the generated ones compile in the background).
+    """
+    if not _generation.get():
+        raise NoKernel(f"{what}: generated kernels are compiled in the background (quick tier)")
+
+
 @dataclass(frozen=True)
 class CompileOptions:
     """How the ``cpu`` platform compiles.
@@ -39,12 +62,20 @@ class CompileOptions:
         parallel: allow multi-threaded kernels.
         max_while_iterations: the most iterations one run of a while loop may make (None: no
             bound); while kernels raise ``xlapy.interpreter.loop_limit.loop_limit_error``.
+        generated_kernels: False for the quick tier: factories that generate code decline
+            (``source_cache.require_generation``), so plans hold interpreter evals and
+            prebuilt kernels (BLAS, sort, ...) only.
+        compile_variants: compile kernel variants now that would otherwise compile on
+            their first call (in-place variants: the tier worker, whose cache the calls of
+            another process use).
     """
 
     flush_denormals: bool = False
     cache_dir: Path | None = None
     parallel: bool = True
     max_while_iterations: int | None = None
+    generated_kernels: bool = True
+    compile_variants: bool = False
 
 
 @dataclass

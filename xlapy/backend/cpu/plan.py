@@ -18,7 +18,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, factories
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    factories,
+    generated_kernels,
+)
 from xlapy.backend.cpu.liveness import Liveness, NodeInfo, Origin, analyze
 from xlapy.backend.cpu.plan_code import PlanHooks, generate
 from xlapy.errors import EvaluationError, InvalidArgument, XlaError
@@ -236,7 +243,13 @@ class Plan:
 
 def build_plan(program: Program, comp: HloComputation) -> Plan:
     """Compiles ``comp``: a kernel or the interpreter's eval for each instruction, in
-    post-order; computations the kernels run are compiled first (``program.plan``)."""
+    post-order; computations the kernels run are compiled first (``program.plan``). Without
+    ``options.generated_kernels`` (the quick tier) no factory generates code."""
+    with generated_kernels(program.options.generated_kernels):
+        return _build_plan(program, comp)
+
+
+def _build_plan(program: Program, comp: HloComputation) -> Plan:
     records: list[StepRecord] = []
     kernels: list[Kernel | None] = []
     progress = compile_progress()  # a progress display on a terminal, if any

@@ -7,6 +7,10 @@ Layout: ``<cache_dir>/cpu-<xlapy version>-numba-<numba version>/k_<sha>.py`` (+ 
 
 Importing this module also makes numba's loads of xlapy's cached kernels cheap
 (``install_quick_cache_loads``).
+
+On the quick tier (``xlapy.backend.cpu.tiers``) generated kernels are switched off
+(``kernel.generated_kernels(False)``): ``load_source`` then raises NoKernel, as every code
+generator does before it writes any source (``kernel.require_generation``).
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ import threading
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from xlapy.backend.cpu.kernel import require_generation
 
 _lock = threading.Lock()
 
@@ -34,7 +40,12 @@ def cache_root(cache_dir: Path | None = None) -> Path:
 
 
 def load_source(source: str, cache_dir: Path | None = None) -> ModuleType:
-    """Imports ``source`` as a module stored in the kernel cache (written once, atomically)."""
+    """Imports ``source`` as a module stored in the kernel cache (written once, atomically).
+
+    Raises:
+        NoKernel: generated kernels are switched off (``generated_kernels(False)``).
+    """
+    require_generation("generated module")
     digest = hashlib.sha256(source.encode()).hexdigest()[:24]
     name = f"xlapy_kernel_{digest}"
     with _lock:

@@ -47,7 +47,13 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Val,
     rename,
 )
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    require_generation,
+)
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.instruction import HloInstruction
@@ -168,8 +174,10 @@ def compile_kernel(
     are the kernel's operands.
 
     Raises:
-        NoKernel: an op, type or output layout the code generator does not handle.
+        NoKernel: an op, type or output layout the code generator does not handle, or
+            generated kernels are switched off (the quick tier).
     """
+    require_generation(f"{description} {root.name}")
     start = time.perf_counter()
     instructions = _instructions(root, leaves)
     numba_types.check_static(instructions, f"{root.opcode.value} {root.name}")
@@ -206,6 +214,11 @@ def compile_kernel(
         raise NoKernel(f"{description} {root.name}: numba could not compile it: {first}") from exc
     function = getattr(module, names[em.name])
     in_place_function = getattr(module, names[f"{em.name}_in_place"], None)
+    if in_place_function is not None and options.compile_variants:
+        _compile_now(
+            in_place_function,
+            [a for a in em.args if a.source[0] != "output" or (a.source[1] not in in_place)],
+        )
     ops = sum(1 for i in instructions if id(i) not in leaves and i.opcode is not Opcode.PARAMETER)
     how = f"numba {plan} {description}, {ops} ops" + (", parallel" if em.parallel else "")
     notes = () if em.exact else ("float results within a few ulp (reassociation, fast exp)",)
@@ -272,7 +285,8 @@ def _in_place_function(
     em: KernelEmitter, outputs: Sequence[Output], in_place: Mapping[int, int]
 ) -> str:
     """The kernel's variant for donated operands: each in-place output is its operand's own
-    array (``out0 = in0``), compiled on its first call.
+    array (``out0 = in0``), compiled on its first call (by the tier worker at once:
+    ``CompileOptions.compile_variants``).
 
     Why a variant: called with ``out0`` and ``in0`` on the same buffer, the kernel's loop
     fails LLVM's run-time overlap check and runs scalar (an 8K-element tanh: 100 us against
@@ -291,6 +305,16 @@ def _in_place_function(
     body: list[str] = []
     em.top.render(1, body)
     return "\n".join(lines + body)
+
+
+def _compile_now(function: Any, args: Sequence[KernelArg]) -> None:
+    """Compiles a lazily typed kernel for the flat arrays of ``args`` into numba's cache
+    under the key its first call looks up (argument types only, no return type)."""
+    from numba.core import sigutils
+
+    types = ", ".join(numba_types.array_type(a.type) for a in args)
+    arg_types, _ = sigutils.normalize_signature(f"void({types})")
+    function.compile(tuple(arg_types))
 
 
 def _in_place(

@@ -58,7 +58,13 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Val,
 )
 from xlapy.backend.cpu.codegen.while_arrays import WindowUpdate
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    require_generation,
+)
 from xlapy.interpreter.loop_limit import loop_limit_error
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -95,8 +101,10 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
 
     Raises:
         NoKernel: a state that is not a flat tuple of compiled arrays, a large state, or an
-            op of the condition or body without an element generator.
+            op of the condition or body without an element generator, or generated kernels
+            are switched off (the quick tier).
     """
+    require_generation(f"while {instr.name}")
     start = time.perf_counter()
     shapes = _state_shapes(instr)
     condition: HloComputation = instr.attrs.condition

@@ -6,7 +6,13 @@ computation instruction by instruction."""
 from __future__ import annotations
 
 from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, kernel_for
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    kernel_for,
+    require_generation,
+)
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -17,6 +23,7 @@ from xlapy.text.hlo_printer import PrintOptions, print_computation
 def fusion_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     """One kernel for the whole fused computation (any fusion kind: the loop plan follows
     from the root, as XLA's emitters do)."""
+    require_generation(f"fusion {instr.name}")
     comp: HloComputation | None = instr.attrs.calls
     if comp is None:
         raise NoKernel(f"fusion {instr.name}: no fused computation")

@@ -1,0 +1,298 @@
+"""Tiered compilation (``xlapy.backend.cpu.tiers``): a program starts on the quick tier (no
+passes, no generated kernels) while a worker process compiles it; the compiled tier then
+replaces it. Bits agree between the tiers where the compiled kernels are exact; a second
+process starts on the compiled tier from the cache; a failed worker leaves a compile in this
+process; no worker outlives its parent."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import xlapy
+from tests.threaded_programs import SPMD, bits
+from xlapy.backend.cpu import tiers
+from xlapy.ir.module import HloModule
+
+# Exact kernels only (integer and float adds/multiplies in one loop fusion, an integer row
+# sum): every tier computes the interpreter's bits.
+EXACT = """
+HloModule exact
+add_s32 {
+  a = s32[] parameter(0)
+  b = s32[] parameter(1)
+  ROOT s = s32[] add(a, b)
+}
+ENTRY main {
+  x = f32[64,32] parameter(0)
+  k = s32[64,32] parameter(1)
+  m = f32[64,32] multiply(x, x)
+  y = f32[64,32] add(m, x)
+  kk = s32[64,32] multiply(k, k)
+  zero = s32[] constant(0)
+  r = s32[64] reduce(kk, zero), dimensions={1}, to_apply=add_s32
+  ROOT t = (f32[64,32], s32[64]) tuple(y, r)
+}
+"""
+
+
+def _args() -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 32)).astype(np.float32)
+    k = rng.integers(-1000, 1000, (64, 32)).astype(np.int32)
+    return x, k
+
+
+def _same_bits(a: list[np.ndarray], b: list[np.ndarray]) -> bool:
+    return all(x.dtype == y.dtype and x.tobytes() == y.tobytes() for x, y in zip(a, b, strict=True))
+
+
+def test_quick_tier_runs_at_once_then_the_compiled_tier_replaces_it(tmp_path: Path) -> None:
+    module = xlapy.load(EXACT)
+    exe = xlapy.compile(module, cache_dir=tmp_path, tiered=True)
+    assert exe.tier == "quick"
+    assert "quick tier" in exe.report()
+    quick = exe(*_args())
+    want = xlapy.compile(module, platform="interpreter")(*_args())
+    assert _same_bits(quick, want)
+    assert exe.wait_compiled(timeout=300), exe.report()
+    assert exe.tier == "compiled"
+    assert exe.tier_state is not None
+    assert exe.tier_state.status == "compiled"
+    compiled = exe(*_args())
+    assert _same_bits(compiled, quick)
+    report = exe.report()
+    assert "compiled tier installed" in report
+    assert "numba loop fusion" in report  # generated kernels run now
+    assert any(tmp_path.rglob("m_*.hlo")), "the worker stored no optimized module"
+    # A new compile of the same module loads the compiled tier from the cache (no worker).
+    again = xlapy.compile(module, cache_dir=tmp_path, tiered=True)
+    assert again.tier_state is not None
+    assert again.tier_state.worker == 0
+    assert _same_bits(again(*_args()), want)
+    assert again.wait_compiled(timeout=300), again.report()
+    assert _same_bits(again(*_args()), want)
+
+
+_SECOND = """
+import sys, xlapy
+module = xlapy.load(sys.stdin.read())
+exe = xlapy.compile(module, cache_dir=sys.argv[1], tiered=True)
+worker = exe.tier_state.worker
+loaded = exe.wait_compiled(timeout=300)
+synchronous = xlapy.compile(module, cache_dir=sys.argv[1], tiered=False)
+print(worker, loaded, exe.tier, synchronous.tier, "numba.np.arraymath" in sys.modules)
+"""
+
+
+def _files(cache: Path) -> dict[str, tuple[int, int]]:
+    return {
+        str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(cache.rglob("*"))
+        if p.is_file()
+    }
+
+
+def test_second_process_loads_the_compiled_tier_from_the_cache(tmp_path: Path) -> None:
+    """A second process starts on the quick tier too (its first call waits for nothing) and
+    loads the compiled tier on a thread, with no worker; a synchronous compile takes the
+    optimized module from the cache. Neither compiles or writes anything."""
+    exe = xlapy.compile(xlapy.load(EXACT), cache_dir=tmp_path, tiered=True)
+    assert exe.wait_compiled(timeout=300), exe.report()
+    before = _files(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-c", _SECOND, str(tmp_path)],
+        input=EXACT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    # No worker, and numba's compiler never initialised: every kernel came from the cache.
+    assert done.stdout.split() == ["0", "True", "compiled", "compiled", "False"]
+    assert _files(tmp_path) == before, "the second process wrote to the cache"
+
+
+def test_failed_worker_falls_back_to_a_compile_in_this_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def failing_worker(key: str, options: object) -> tuple[subprocess.Popen[bytes], bytes]:
+        command = (
+            "import sys; sys.stdin.read(); print('worker broke', file=sys.stderr); sys.exit(5)"
+        )
+        proc = subprocess.Popen(
+            [sys.executable, "-c", command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        return proc, b""
+
+    monkeypatch.setattr(tiers, "start_worker", failing_worker)
+    exe = xlapy.compile(xlapy.load(EXACT), cache_dir=tmp_path, tiered=True)
+    quick = exe(*_args())
+    assert exe.wait_compiled(timeout=300)
+    assert exe.tier == "compiled"
+    assert exe.tier_state is not None
+    assert "exit 5" in exe.tier_state.note
+    assert "worker broke" in exe.tier_state.note
+    assert "passes:" in exe.report()
+    assert _same_bits(exe(*_args()), quick)
+
+
+def test_threads_calling_while_the_tier_changes_agree(tmp_path: Path) -> None:
+    exe = xlapy.compile(xlapy.load(EXACT), cache_dir=tmp_path, tiered=True)
+    want = exe(*_args())
+    results: list[list[np.ndarray]] = []
+    errors: list[BaseException] = []
+
+    def calls() -> None:
+        try:
+            deadline = time.monotonic() + 300
+            while exe.tier == "quick" and time.monotonic() < deadline:
+                results.append(exe(*_args()))
+            for _ in range(3):
+                results.append(exe(*_args()))
+        except BaseException as err:  # reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=calls) for _ in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    assert exe.tier == "compiled"
+    assert all(_same_bits(r, want) for r in results)
+
+
+def test_spmd_on_both_tiers(tmp_path: Path) -> None:
+    exe = xlapy.compile(xlapy.load(SPMD), cache_dir=tmp_path, tiered=True)
+    eight = np.arange(8, dtype=np.float32)
+    want = [(eight * 6).tobytes()]  # partitions 0 + 1 + 2 + 3
+    assert exe.tier == "quick"
+    assert all(bits(device) == want for device in exe(eight))
+    assert exe.wait_compiled(timeout=300), exe.report()
+    assert all(bits(device) == want for device in exe(eight))
+
+
+_EXIT = """
+import sys, time, xlapy
+exe = xlapy.compile(xlapy.load(sys.stdin.read()), cache_dir=sys.argv[1], tiered=True)
+print(exe.tier_state.worker, flush=True)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_process_exits_promptly_and_leaves_no_worker(tmp_path: Path) -> None:
+    start = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT, str(tmp_path)],
+        input=EXACT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert time.monotonic() - start < 60
+    worker = int(done.stdout.split()[-1])
+    deadline = time.monotonic() + 10
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker), f"worker {worker} outlived its parent"
+
+
+def test_worker_exits_when_its_parent_is_killed(tmp_path: Path) -> None:
+    parent = subprocess.Popen(
+        [sys.executable, "-c", _EXIT + "time.sleep(600)\n", str(tmp_path)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert parent.stdin is not None
+    assert parent.stdout is not None
+    parent.stdin.write(EXACT)
+    parent.stdin.close()
+    worker = int(parent.stdout.readline())
+    parent.kill()
+    parent.wait()
+    deadline = time.monotonic() + 30
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker), f"worker {worker} outlived its killed parent"
+
+
+def test_synchronous_compile_when_asked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    module: HloModule = xlapy.load(EXACT)
+    monkeypatch.setenv("XLAPY_TIERED", "0")
+    exe = xlapy.compile(module, cache_dir=tmp_path)
+    assert exe.tier == "compiled"
+    assert exe.tier_state is None
+    monkeypatch.setenv("XLAPY_TIERED", "1")
+    fresh = tmp_path / "fresh"
+    assert xlapy.compile(module, cache_dir=fresh).tier == "quick"
+    assert xlapy.compile(module, cache_dir=fresh / "2", tiered=False).tier == "compiled"
+
+
+_DONATING = """
+import sys
+import numpy as np
+import xlapy
+from tests.backend.cpu.test_fusion_kernels_in_place import attention
+exe = xlapy.compile(attention(2, 24, 8), cache_dir=sys.argv[1], tiered=True)
+q, k, v = (np.random.default_rng(i).standard_normal((2, 24, 8)).astype(np.float32) for i in range(3))
+exe(q, k, v)
+assert exe.wait_compiled(timeout=300), exe.report()
+results = [exe(q, k, v)[0] for _ in range(2)]
+print(np.array_equal(results[0], results[1]), "numba.np.arraymath" in sys.modules)
+"""
+
+
+def test_compiled_tier_compiles_nothing_on_its_calls(tmp_path: Path) -> None:
+    """The worker compiles the in-place variants (typed on a kernel's first call elsewhere),
+    so the compiled tier's calls, donating the softmax's intermediates, load every kernel
+    from the cache: numba's compiler never initialises in this process."""
+    root = Path(__file__).resolve().parents[3]
+    done = subprocess.run(
+        [sys.executable, "-c", _DONATING, str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=root,
+        env=dict(
+            os.environ, PYTHONPATH=os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])
+        ),
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False"]
+
+
+def test_jit_starts_on_the_quick_tier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jax.numpy as jnp
+
+    monkeypatch.setenv("XLAPY_TIERED", "1")
+    monkeypatch.setenv("XLAPY_CACHE_DIR", str(tmp_path))
+    f = xlapy.jit(lambda x, k: (x * x + x, jnp.sum(k * k, axis=1)))
+    x, k = _args()
+    first = f(x, k)
+    assert f.wait_compiled(timeout=300)
+    second = f(x, k)
+    assert _same_bits(list(first), list(second))
+    assert _same_bits(list(second), [x * x + x, np.sum(k * k, axis=1, dtype=np.int32)])

@@ -1,0 +1,239 @@
+"""Tiered compilation of the ``cpu`` platform: a program runs at once on a quick tier while
+its compiled tier is built by a worker process, then the compiled tier replaces it between
+two calls (as HotSpot and V8 replace their interpreters).
+
+- **Quick tier**: the module as given (no passes), planned without generated kernels
+  (``CompileOptions.generated_kernels=False``): every instruction runs its interpreter eval
+  or a prebuilt kernel (BLAS dot and convolution, sort, gather, rng). Building it costs no
+  numba compilation.
+- **Compiled tier**: what a synchronous ``xlapy.compile`` builds (passes, then generated
+  numba kernels). A worker process (``python -m xlapy.backend.cpu.tier_worker``) parses the
+  module's HLO text, runs the passes and compiles every kernel into the kernel cache
+  (``source_cache``; numba typing holds the GIL, so a thread would stall the calls), then
+  stores the optimized module's text under the *module key*. The compiling process's
+  watcher thread then builds the compiled tier from that text, loading every kernel from
+  the cache, and installs it on the executable.
+- **Warm cache**: when the module key's optimized text is already stored (an earlier
+  process compiled it), ``xlapy.compile`` builds the compiled tier directly, skipping the
+  passes and the quick tier.
+
+The module key hashes the module's HLO text, the compile options that change the program
+(``flush_denormals``, ``max_while_iterations``) and xlapy's own source, so an edited pass
+never serves a stale optimized module. A worker that fails (it prints why) is replaced by a
+synchronous compile on the watcher thread; a worker still running when the process exits
+is killed, and a worker whose parent died exits by itself.
+"""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from xlapy.backend.cpu.kernel import CompileOptions
+from xlapy.errors import XlaError
+from xlapy.ir.module import HloModule
+from xlapy.text.hlo_printer import PrintOptions, print_hlo
+
+TIERED_ENV = "XLAPY_TIERED"
+"""``0`` compiles synchronously (no quick tier) wherever ``tiered`` is not given; ``1`` (or
+unset) lets programs start on the quick tier."""
+
+
+def tiered_default() -> bool:
+    """Whether ``xlapy.compile`` starts programs on the quick tier when not told
+    (``$XLAPY_TIERED``: ``0`` no, anything else or unset yes)."""
+    return os.environ.get(TIERED_ENV, "1").strip() not in ("0", "false", "no", "off")
+
+
+_source_digest: str | None = None
+
+
+def source_digest() -> str:
+    """A hash of every Python file of the xlapy package (computed once per process): a
+    cached optimized module is only valid for the passes that produced it."""
+    global _source_digest
+    if _source_digest is None:
+        import xlapy
+
+        digest = hashlib.sha256()
+        root = Path(xlapy.__file__).parent
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+        _source_digest = digest.hexdigest()[:16]
+    return _source_digest
+
+
+def module_text(module: HloModule) -> str:
+    """The module as parsable HLO text (large constants included, no metadata)."""
+    return print_hlo(module, options=PrintOptions.short_parsable())
+
+
+def module_key(text: str, options: CompileOptions) -> str:
+    """The key of a module's optimized text in the kernel cache."""
+    digest = hashlib.sha256()
+    digest.update(f"{source_digest()} {options.flush_denormals} ".encode())
+    digest.update(f"{options.max_while_iterations}\n".encode())
+    digest.update(text.encode())
+    return digest.hexdigest()[:24]
+
+
+def optimized_path(key: str, cache_dir: Path | None) -> Path:
+    """Where the optimized module of ``key`` is stored (beside the generated kernels)."""
+    from xlapy.backend.cpu.source_cache import cache_root  # imports numba: only when needed
+
+    return cache_root(cache_dir) / f"m_{key}.hlo"
+
+
+def load_optimized(key: str, cache_dir: Path | None) -> HloModule | None:
+    """The optimized module stored under ``key``, or None (never stored, or unreadable)."""
+    from xlapy.text.hlo_parser import parse_hlo
+
+    path = optimized_path(key, cache_dir)
+    try:
+        text = path.read_text()
+    except OSError:
+        return None
+    try:
+        return parse_hlo(text, str(path))
+    except XlaError:
+        return None  # a damaged file: compiled again, then overwritten
+
+
+def store_optimized(key: str, module: HloModule, cache_dir: Path | None) -> None:
+    """Stores the optimized ``module`` under ``key`` (atomically: a reader sees all or none)."""
+    path = optimized_path(key, cache_dir)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
+    tmp.write_text(module_text(module))
+    tmp.replace(path)
+
+
+@dataclass
+class TierState:
+    """Where a tiered executable's compiled tier is.
+
+    Attributes:
+        status: ``compiling`` (the worker runs), ``loading`` (the watcher builds the tier
+            from the cache), ``compiled`` (installed), ``failed`` (no compiled tier: the
+            quick tier stays; ``note`` says why).
+        started: ``time.perf_counter()`` when the worker started.
+        seconds: from the start until the compiled tier was installed (or failed).
+        note: what the report shows about the background compile.
+        worker: the worker process's id.
+    """
+
+    status: str = "compiling"
+    started: float = 0.0
+    seconds: float = 0.0
+    note: str = ""
+    worker: int = 0
+
+
+_workers: set[subprocess.Popen[bytes]] = set()
+_workers_lock = threading.Lock()
+_exiting = threading.Event()
+
+
+@atexit.register
+def _kill_workers() -> None:
+    """At exit, no worker outlives the process (their partial work stays valid in the cache)."""
+    _exiting.set()
+    with _workers_lock:
+        workers = list(_workers)
+    for proc in workers:
+        if proc.poll() is None:
+            proc.kill()
+    for proc in workers:
+        proc.wait()  # killed: reaped at once (no zombie left behind)
+
+
+def start_worker(key: str, options: CompileOptions) -> tuple[subprocess.Popen[bytes], bytes]:
+    """A worker process (see ``tier_worker``) and the first line of its input: the key and
+    options (the module's text follows)."""
+    request = {
+        "key": key,
+        "parent": os.getpid(),
+        "flush_denormals": options.flush_denormals,
+        "max_while_iterations": options.max_while_iterations,
+        "cache_dir": str(options.cache_dir) if options.cache_dir else None,
+    }
+    env = dict(os.environ)
+    package_root = str(Path(__file__).resolve().parents[3])
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (package_root, env.get("PYTHONPATH")) if p)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "xlapy.backend.cpu.tier_worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    with _workers_lock:
+        _workers.add(proc)
+    return proc, (json.dumps(request) + "\n").encode()
+
+
+def compile_in_background(
+    text: str,
+    key: str,
+    options: CompileOptions,
+    state: TierState,
+    build: Callable[[HloModule | None], None],
+) -> threading.Thread:
+    """Starts a worker on ``text`` and a watcher thread that, once the worker is done, calls
+    ``build(optimized module)`` (the module loaded from the cache), or ``build(None)`` when the
+    worker failed (the caller then compiles in this process). Returns the watcher."""
+    state.started = time.perf_counter()
+    proc, request = start_worker(key, options)
+    state.worker = proc.pid
+
+    def watch() -> None:
+        try:
+            _, err = proc.communicate(request + text.encode())
+        except OSError as broken:  # the worker died at once: its exit code says so
+            proc.wait()
+            err = str(broken).encode()
+        with _workers_lock:
+            _workers.discard(proc)
+        if _exiting.is_set():
+            return
+        optimized = load_optimized(key, options.cache_dir) if proc.returncode == 0 else None
+        if optimized is None:
+            tail = err.decode(errors="replace").strip().splitlines()[-3:]
+            state.note = f"background compile failed (exit {proc.returncode}): " + " | ".join(tail)
+        state.status = "loading"
+        build(optimized)
+
+    thread = threading.Thread(target=watch, name="xlapy-tier-watcher", daemon=True)
+    thread.start()
+    return thread
+
+
+def load_in_background(
+    key: str,
+    options: CompileOptions,
+    state: TierState,
+    build: Callable[[HloModule | None], None],
+) -> threading.Thread:
+    """A thread that loads the optimized module an earlier compile stored under ``key`` and
+    calls ``build`` with it (its kernels are all in the cache: no worker is needed)."""
+    state.started = time.perf_counter()
+
+    def load() -> None:
+        optimized = load_optimized(key, options.cache_dir)
+        if optimized is None:
+            state.note = f"the cached optimized module {key} could not be read"
+        build(optimized)
+
+    thread = threading.Thread(target=load, name="xlapy-tier-loader", daemon=True)
+    thread.start()
+    return thread
