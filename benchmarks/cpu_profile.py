@@ -146,7 +146,7 @@ def main() -> None:
         jitted = jax.jit(program.fn)
         on_device = jax.device_put(inputs)
         t_xla = median_seconds(lambda j=jitted, a=on_device: jax.block_until_ready(j(*a)), 5)
-        exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
+        exe = xlapy.compile(module, platform="cpu", tiered=False)  # type: ignore[attr-defined]
         profile = profile_cpu(exe, inputs, args.calls)
         summary = exe.report().splitlines()
         print(

@@ -178,7 +178,7 @@ def _bench(program: Program, platforms: set[str], args: argparse.Namespace, work
         # On the cache the cold compile filled: this process compiles little.
         os.environ["XLAPY_CACHE_DIR"] = str(cache)
         try:
-            exe = xlapy.compile(module, platform="cpu")  # type: ignore[attr-defined]
+            exe = xlapy.compile(module, platform="cpu", tiered=False)  # type: ignore[attr-defined]
             ours = [np.asarray(o) for o in exe(*inputs)]
             row.cpu = median_seconds(lambda: exe(*inputs), args.repeat, args.budget)
             row.io_bytes = nbytes(inputs) + nbytes(ours)

@@ -201,7 +201,10 @@ class Executable:
         def on_device(flat: int) -> Value:
             return self._run_device(program, runtime, flat, call.arguments[flat], call.observer)
 
-        return runtime.run_devices(on_device)
+        values = runtime.run_devices(on_device)
+        if self.tier_state is not None:
+            self.tier_state.called.set()
+        return values
 
     def _run_device(
         self,
@@ -260,6 +263,8 @@ class Executable:
             raise
         except Exception as err:
             raise EvaluationError(f"device failed: {type(err).__name__}: {err}") from err
+        if self.tier_state is not None:
+            self.tier_state.called.set()
         return flatten(_for_user(value, plan))
 
     def report(self, sources: bool = False) -> str:

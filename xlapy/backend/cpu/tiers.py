@@ -35,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from xlapy.backend.cpu.kernel import CompileOptions
@@ -129,7 +129,8 @@ class TierState:
         started: ``time.perf_counter()`` when the worker started.
         seconds: from the start until the compiled tier was installed (or failed).
         note: what the report shows about the background compile.
-        worker: the worker process's id.
+        worker: the worker process's id (0: none, the compiled tier loads from the cache).
+        called: set when a call of the quick tier returned.
     """
 
     status: str = "compiling"
@@ -137,6 +138,13 @@ class TierState:
     seconds: float = 0.0
     note: str = ""
     worker: int = 0
+    called: threading.Event = field(default_factory=threading.Event)
+
+
+LOAD_DELAY = 5.0
+"""Seconds a loader thread waits for the quick tier's first call to return before it loads
+the compiled tier anyway (loading is mostly Python: run beside the first call, it would
+hold the GIL half the time and double that call's latency)."""
 
 
 _workers: set[subprocess.Popen[bytes]] = set()
@@ -225,10 +233,12 @@ def load_in_background(
     build: Callable[[HloModule | None], None],
 ) -> threading.Thread:
     """A thread that loads the optimized module an earlier compile stored under ``key`` and
-    calls ``build`` with it (its kernels are all in the cache: no worker is needed)."""
+    calls ``build`` with it (its kernels are all in the cache: no worker is needed), once the
+    first call returned (or after ``LOAD_DELAY`` s)."""
     state.started = time.perf_counter()
 
     def load() -> None:
+        state.called.wait(LOAD_DELAY)
         optimized = load_optimized(key, options.cache_dir)
         if optimized is None:
             state.note = f"the cached optimized module {key} could not be read"
