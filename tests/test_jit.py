@@ -146,6 +146,23 @@ def test_prng_keys_and_python_scalars() -> None:
     np.testing.assert_allclose(got, want, rtol=1e-6)
 
 
+def test_numpy_default_dtypes_are_converted_as_jax_jit_converts_them() -> None:
+    """numpy's float64/int64/complex128 arrays (np.random.randn, np.arange) are passed as
+    jax.jit passes them with x64 off: as float32/int32/complex64, the module's parameters."""
+
+    def f(x, n, z):
+        return x * 2, n + 1, z * 1j
+
+    x = np.random.default_rng(0).standard_normal(5)
+    n = np.arange(5)
+    z = np.array([1 + 2j, 3 - 4j])
+    want = jax.jit(f)(x, n, z)
+    got = xlapy.jit(f, platform="interpreter")(x, n, z)
+    for g, w in zip(got, want, strict=True):
+        assert g.dtype == w.dtype
+        np.testing.assert_array_equal(g, np.asarray(w))
+
+
 def test_compare_reports_the_difference_per_output(capsys: pytest.CaptureFixture[str]) -> None:
     f = xlapy.jit(lambda x: (jnp.exp(x), x.astype(jnp.int32)), platform="interpreter", compare=True)
     f(np.linspace(-3, 3, 64, dtype=np.float32))

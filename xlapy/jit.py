@@ -286,7 +286,9 @@ def _host_value(jax: Any, leaf: Any) -> Any:
         return np.asarray(jax.random.key_data(leaf))
     if isinstance(leaf, bool | int | float | complex):
         return np.asarray(jax.numpy.asarray(leaf))  # the dtype JAX gave the parameter
-    return np.asarray(leaf)
+    array = np.asarray(leaf)
+    # As jax.jit: with x64 off, float64/int64/uint64/complex128 arrays become 32-bit ones.
+    return array.astype(jax.dtypes.canonicalize_dtype(array.dtype), copy=False)
 
 
 def _difference(path: str, got: np.ndarray, want: np.ndarray) -> OutputDifference:
