@@ -81,17 +81,54 @@ class Value:
         return f"{self.type.name}[{','.join(map(str, self.dims))}]"
 
 
-class Program:
-    """A drawn program: HLO text, its arguments, and which outputs are exact."""
+VIEWS = ("contiguous", "negative strides", "Fortran order", "every other element", "read-only")
+"""How an argument is passed to the cpu executable (the same values, other memory)."""
 
-    def __init__(self, text: str, args: list[np.ndarray], exact: list[bool]) -> None:
+
+class Program:
+    """A drawn program: HLO text, its arguments, which outputs are exact, and how each
+    argument is passed to the cpu platform (an index of ``VIEWS``)."""
+
+    def __init__(
+        self,
+        text: str,
+        args: list[np.ndarray],
+        exact: list[bool],
+        views: list[int] | None = None,
+    ) -> None:
         self.text = text
         self.args = args
         self.exact = exact
+        self.views = views or [0] * len(args)
+
+    def cpu_args(self) -> list[np.ndarray]:
+        """The arguments as views of other memory layouts, with the same values."""
+        return [_view(a, v) for a, v in zip(self.args, self.views, strict=True)]
 
     def __repr__(self) -> str:  # what hypothesis prints for a falsifying example
-        args = ", ".join(f"{a.dtype}{list(a.shape)}:{a.tobytes().hex()}" for a in self.args)
+        args = ", ".join(
+            f"{a.dtype}{list(a.shape)}:{a.tobytes().hex()} ({VIEWS[v]})"
+            for a, v in zip(self.args, self.views, strict=True)
+        )
         return f"Program(\n{self.text}\nargs: {args})"
+
+
+def _view(a: np.ndarray, how: int) -> np.ndarray:
+    if how == 1:
+        return np.flip(np.flip(a).copy())
+    if how == 2:
+        return np.asfortranarray(a) if a.ndim >= 2 else a
+    if how == 3:
+        wide = np.zeros((*a.shape[:-1], 2 * a.shape[-1]), a.dtype) if a.ndim else None
+        if wide is None:
+            return a
+        wide[..., ::2] = a
+        return wide[..., ::2]
+    if how == 4:
+        frozen = a.copy()
+        frozen.flags.writeable = False
+        return frozen
+    return a
 
 
 @dataclass
@@ -725,7 +762,8 @@ def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
     text += "\nENTRY main {\n" + "\n".join(entry.lines) + "\n}\n"
     if draw(st.booleans()):
         text = _with_layouts(text, random.Random(draw(st.integers(0, 2**32 - 1))))
-    return Program(text, b.args, [v.exact for v in outs])
+    views = [draw(st.integers(0, len(VIEWS) - 1)) for _ in b.args]
+    return Program(text, b.args, [v.exact for v in outs], views)
 
 
 def _with_layouts(text: str, rng: random.Random) -> str:

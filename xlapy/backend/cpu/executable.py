@@ -288,12 +288,15 @@ class Executable:
 
 
 def _writable(value: Value) -> Value:
-    """A read-only argument (``np.frombuffer``, an array exported by JAX) as a private
-    copy: compiled kernels are typed for writable buffers. Inputs are never written."""
+    """A read-only argument (``np.frombuffer``, an array exported by JAX) or one that is not
+    C-contiguous (``x[::-1]``, a Fortran-ordered or strided view) as a private C-ordered
+    copy: compiled kernels are typed for writable C-contiguous buffers (a reversed 1-D
+    argument reached a fusion kernel as a strided view and failed to match its signature,
+    issue #20). Inputs are never written."""
     if isinstance(value, tuple):
         return tuple(_writable(v) for v in value)
-    if isinstance(value, np.ndarray) and not value.flags.writeable:
-        return np.array(value, copy=True)
+    if isinstance(value, np.ndarray) and not (value.flags.writeable and value.flags.c_contiguous):
+        return np.array(value, order="C", copy=True)
     return value
 
 
