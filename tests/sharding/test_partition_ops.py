@@ -291,6 +291,20 @@ ENTRY main {{
     _check(text, *[_f32(m, 3, seed=i) for i, m in enumerate(sizes)], exact=True)
 
 
+def test_tuple_parameter_is_split_leaf_by_leaf():
+    text = f"""HloModule m
+
+ENTRY main {{
+  x = (f32[8,3], f32[4]) parameter(0), sharding={{{ROWS4}, {REP}}}
+  a = f32[8,3] get-tuple-element(x), index=0
+  b = f32[4] get-tuple-element(x), index=1
+  e = f32[8,3] exponential(a), sharding={ROWS4}
+  ROOT t = (f32[8,3], f32[4]) tuple(e, b)
+}}
+"""
+    _check(text, (_f32(8, 3), _f32(4, seed=1)))
+
+
 def test_while_loop_with_a_tiled_state():
     text = f"""HloModule m
 

@@ -404,10 +404,13 @@ def _count(what: str, value: object, default: int) -> int:
 
 
 def _per_device(arg: object, shape: Shape, devices: int) -> bool:
-    """True for a ``list`` of one value per device; a list that can only be meant per device
-    (of arrays, or for a scalar parameter) but has the wrong length raises."""
-    if not isinstance(arg, list) or shape.is_tuple or not arg:
+    """True for a ``list`` of one value per device (for a tuple parameter: a list of tuples);
+    a list that can only be meant per device (of arrays, or for a scalar parameter) but has
+    the wrong length raises."""
+    if not isinstance(arg, list) or not arg:
         return False
+    if shape.is_tuple:
+        return all(isinstance(a, tuple) for a in arg)
     if len(arg) == devices:
         return True
     return shape.rank == 0 or all(isinstance(a, np.ndarray | np.generic) for a in arg)

@@ -63,11 +63,11 @@ def assemble(pieces: Sequence[np.ndarray], dims: Sequence[int], tiling: Tiling) 
 
 @dataclass(frozen=True)
 class GlobalSignature:
-    """The global view of a partitioned entry: per parameter and per result leaf (tuples
-    flattened), its global shape and tiling."""
+    """The global view of a partitioned entry: per parameter its leaves (tuples flattened,
+    depth first) and per result leaf, each leaf's global shape and tiling (None: a token)."""
 
     num_devices: int
-    params: tuple[tuple[Shape, Tiling | None], ...]
+    params: tuple[tuple[tuple[Shape, Tiling | None], ...], ...]
     results: tuple[tuple[Shape, Tiling | None], ...]
 
     @staticmethod
@@ -75,31 +75,45 @@ class GlobalSignature:
         """From the global module (shapes) and the partitioned one (shardings of its entry
         parameters and root, as the partitioner sets them)."""
         n = spmd.config.num_partitions
-        params = []
-        for g, p in zip(global_module.entry.parameters, spmd.entry.parameters, strict=True):
-            params.extend(_leaves(g.shape, p.sharding, n, p.name))
+        params = tuple(
+            tuple(_leaves(g.shape, p.sharding, n, p.name))
+            for g, p in zip(global_module.entry.parameters, spmd.entry.parameters, strict=True)
+        )
         root = spmd.entry.root
         results = _leaves(global_module.entry.root.shape, root.sharding, n, root.name)
-        return GlobalSignature(n, tuple(params), tuple(results))
+        return GlobalSignature(n, params, tuple(results))
 
-    def split_arguments(self, args: Sequence[Any]) -> list[list[np.ndarray] | None]:
-        """Per parameter: one piece per device (None for a token)."""
+    def split_arguments(self, args: Sequence[Any]) -> list[list[Any] | None]:
+        """Per parameter: one piece per device (a tuple of pieces for a tuple parameter;
+        None for a token)."""
         if len(args) != len(self.params):
             raise InvalidArgument(
                 f"the program takes {len(self.params)} global arguments; got {len(args)}"
             )
-        out: list[list[np.ndarray] | None] = []
-        for i, (arg, (shape, tiling)) in enumerate(zip(args, self.params, strict=True)):
-            if tiling is None:
+        out: list[list[Any] | None] = []
+        for i, (arg, leaves) in enumerate(zip(args, self.params, strict=True)):
+            if len(leaves) == 1 and leaves[0][1] is None:
                 out.append(None)
                 continue
-            value = np.asarray(arg)
-            if value.shape != tuple(shape.dims):
+            values = _flatten(arg) if len(leaves) > 1 or isinstance(arg, tuple) else [arg]
+            if len(values) != len(leaves):
                 raise InvalidArgument(
-                    f"global argument {i} has shape {value.shape}; the program takes "
-                    f"{shape.to_hlo(layout=False)}"
+                    f"global argument {i} has {len(values)} arrays; the parameter has {len(leaves)}"
                 )
-            out.append(split(value, tiling))
+            split_leaves = []
+            for value, (shape, tiling) in zip(values, leaves, strict=True):
+                value = np.asarray(value)
+                if value.shape != tuple(shape.dims):
+                    raise InvalidArgument(
+                        f"global argument {i} has shape {value.shape}; the program takes "
+                        f"{shape.to_hlo(layout=False)}"
+                    )
+                assert tiling is not None
+                split_leaves.append(split(value, tiling))
+            if isinstance(arg, tuple):
+                out.append([_nest(arg, iter(p)) for p in zip(*split_leaves, strict=True)])
+            else:
+                out.append(split_leaves[0])
         return out
 
     def assemble_results(self, per_device: Sequence[Sequence[Any]]) -> list[Any]:
@@ -111,6 +125,19 @@ class GlobalSignature:
                 continue
             out.append(assemble([outs[j] for outs in per_device], shape.dims, tiling))
         return out
+
+
+def _flatten(value: Any) -> list[Any]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _flatten(v)]
+    return [value]
+
+
+def _nest(like: Any, leaves: Any) -> Any:
+    """``leaves`` (an iterator) in the tuple structure of ``like``."""
+    if isinstance(like, tuple):
+        return tuple(_nest(v, leaves) for v in like)
+    return next(leaves)
 
 
 def _leaves(shape: Shape, sharding: HloSharding | None, n: int,

@@ -366,13 +366,14 @@ def partition_module(module: HloModule, num_devices: int | None = None) -> HloMo
             )
         )
         params.append(PValue(new, p.shape, tiling))
-    root = part.partition(old_entry, params)
-    out = PValue(
-        part.b.add(Opcode.COPY, [root.instr]) if root.instr.opcode is Opcode.PARAMETER
-        else root.instr, root.shape, root.tiling,
-    )  # fmt: skip
-    out.instr.sharding = tiling_to_sharding(out.tiling)
-    entry.root = out.instr
+    result = part.partition(old_entry, params)
+    root = result.instr
+    if root.opcode is Opcode.PARAMETER:  # the root carries the result's sharding
+        root = part.b.add(Opcode.COPY if root.shape.is_array else Opcode.TUPLE, [root] if
+                          root.shape.is_array else [part.b.add(Opcode.GET_TUPLE_ELEMENT, [root],
+                          {"index": k}) for k in range(len(root.shape.tuple_shapes))])  # fmt: skip
+    root.sharding = tiling_to_sharding(result.tiling)
+    entry.root = root
     module.entry = entry
     _keep_reachable(module)
     module.config.num_partitions = n
