@@ -10,6 +10,7 @@ element, and real ``geev`` eigenvectors unpacked to complex.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import re
 from collections.abc import Callable, Sequence
@@ -28,6 +29,7 @@ Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[object, ...]]
 """(LAPACK type prefix, backend_config, one batch element's operands) -> its outputs."""
 
 
+@functools.cache
 def _scipy_routine(module: str, name: str) -> Callable[..., Any]:
     """``scipy.linalg.<module>.<name>`` (``module`` is ``lapack`` or ``blas``), imported on first
     use: scipy.linalg costs ~0.2 s to import, which every interpreter run would pay."""
@@ -125,6 +127,10 @@ def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
     )
     if mode == "N":
         u, vt = np.zeros(u_shape, a.dtype), np.zeros(vt_shape, a.dtype)
+    if info == -4 and np.isnan(a).any():
+        # LAPACK 3.7+: "INFO = -4: A had a NaN entry"; jaxlib passes it on as a failure,
+        # which JAX's lowering turns into NaN results.
+        return a.copy(), s, u, vt, np.int32(info)
     return a.copy(), s, u, vt, np.int32(_check_info("gesdd", info))
 
 
@@ -246,7 +252,7 @@ def _gtsv(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
 # ---- batching and registration -------------------------------------------------------------
 
 # routine -> (kernel, rank of each operand's core (2 = matrix, 1 = vector))
-_ROUTINES: dict[str, tuple[Kernel, tuple[int, ...]]] = {
+ROUTINES: dict[str, tuple[Kernel, tuple[int, ...]]] = {
     "potrf": (_potrf, (2,)),
     "getrf": (_getrf, (2,)),
     "geqrf": (_geqrf, (2,)),
@@ -265,24 +271,9 @@ _ROUTINES: dict[str, tuple[Kernel, tuple[int, ...]]] = {
 }
 
 
-def _run_batched(
-    instr: HloInstruction, prefix: str, routine: str, operands: Sequence[Value]
-) -> Value:
-    kernel, core_ranks = _ROUTINES[routine]
-    arrays = [np.asarray(v) for v in operands]
-    dtype = _PREFIX[prefix]
-    if len(arrays) != len(core_ranks):
-        raise InvalidArgument(
-            f"custom-call {instr.name}: {instr.attrs.custom_call_target} takes "
-            f"{len(core_ranks)} operands; got {len(arrays)}"
-        )
-    batch = arrays[0].shape[: arrays[0].ndim - core_ranks[0]]
-    for i, (x, r) in enumerate(zip(arrays, core_ranks, strict=True)):
-        if x.ndim < r or x.shape[: x.ndim - r] != batch:
-            raise InvalidArgument(
-                f"custom-call {instr.name}: operand {i} of {instr.attrs.custom_call_target} "
-                f"must have batch dimensions {list(batch)}; got {list(x.shape)}"
-            )
+def checked_config(instr: HloInstruction) -> dict[str, int]:
+    """The instruction's backend_config, its character options checked (ASCII codes, closed
+    choices)."""
     config = backend_config(instr)
     for name in _FLAGS:
         if name in config and not 0 <= config[name] < 128:
@@ -297,33 +288,81 @@ def _run_batched(
                 f"custom-call {instr.name}: backend_config {name} must be one of {codes}; got "
                 f"{config[name]}"
             )
-    shapes = list(instr.shape.leaves())
-    outputs = [np.zeros(s.dims, s.element_type.numpy) for s in shapes]
-    for index in np.ndindex(*batch):  # one LAPACK call per matrix of the batch
-        element = [
-            np.array(x[index], dtype=dtype if x.dtype.kind in "fc" else x.dtype) for x in arrays
-        ]
-        results = kernel(prefix, config, element)
-        if len(results) != len(outputs):
+    return config
+
+
+def batch_dims(
+    instr: HloInstruction, routine: str, shapes: Sequence[tuple[int, ...]]
+) -> tuple[int, ...]:
+    """The batch dimensions shared by the operands of shapes ``shapes`` (the dimensions before
+    each operand's matrix or vector core); raises when the operands disagree."""
+    _, core_ranks = ROUTINES[routine]
+    if len(shapes) != len(core_ranks):
+        raise InvalidArgument(
+            f"custom-call {instr.name}: {instr.attrs.custom_call_target} takes "
+            f"{len(core_ranks)} operands; got {len(shapes)}"
+        )
+    batch = tuple(shapes[0][: len(shapes[0]) - core_ranks[0]])
+    for i, (shape, r) in enumerate(zip(shapes, core_ranks, strict=True)):
+        if len(shape) < r or tuple(shape[: len(shape) - r]) != batch:
             raise InvalidArgument(
-                f"custom-call {instr.name}: {instr.attrs.custom_call_target} produces "
-                f"{len(results)} results; the instruction's shape {instr.shape} has {len(outputs)}"
+                f"custom-call {instr.name}: operand {i} of {instr.attrs.custom_call_target} "
+                f"must have batch dimensions {list(batch)}; got {list(shape)}"
             )
-        for out, result in zip(outputs, results, strict=True):
-            value = np.asarray(result)
-            if value.shape != out.shape[len(batch) :]:
-                raise InvalidArgument(
-                    f"custom-call {instr.name}: {instr.attrs.custom_call_target} result of "
-                    f"shape {list(value.shape)} does not fit {list(out.shape)}"
-                )
-            out[index] = value.astype(out.dtype)
+    return batch
+
+
+def run_element(
+    instr: HloInstruction,
+    prefix: str,
+    routine: str,
+    config: dict[str, int],
+    element: Sequence[Array],
+    outputs: Sequence[Array],
+    index: tuple[int, ...],
+) -> None:
+    """Runs the routine on one batch element's operands and stores its results at ``index``
+    of ``outputs`` (one array per result, batch dimensions first)."""
+    kernel, _ = ROUTINES[routine]
+    dtype = _PREFIX[prefix]
+    element = [np.array(x, dtype=dtype if x.dtype.kind in "fc" else x.dtype) for x in element]
+    results = kernel(prefix, config, element)
+    if len(results) != len(outputs):
+        raise InvalidArgument(
+            f"custom-call {instr.name}: {instr.attrs.custom_call_target} produces "
+            f"{len(results)} results; the instruction's shape {instr.shape} has {len(outputs)}"
+        )
+    for out, result in zip(outputs, results, strict=True):
+        value = np.asarray(result)
+        if value.shape != out.shape[len(index) :]:
+            raise InvalidArgument(
+                f"custom-call {instr.name}: {instr.attrs.custom_call_target} result of "
+                f"shape {list(value.shape)} does not fit {list(out.shape)}"
+            )
+        out[index] = value.astype(out.dtype)
+
+
+def _run_batched(
+    instr: HloInstruction, prefix: str, routine: str, operands: Sequence[Value]
+) -> Value:
+    arrays = [np.asarray(v) for v in operands]
+    batch = batch_dims(instr, routine, [x.shape for x in arrays])
+    config = checked_config(instr)
+    outputs = [np.zeros(s.dims, s.element_type.numpy) for s in instr.shape.leaves()]
+    for index in np.ndindex(*batch):  # one LAPACK call per matrix of the batch
+        run_element(instr, prefix, routine, config, [x[index] for x in arrays], outputs, index)
     if instr.shape.is_tuple:
         return tuple(outputs)
     return outputs[0]
 
 
+TARGETS: dict[str, tuple[str, str]] = {}
+"""custom_call_target -> (LAPACK type prefix, routine), for every target registered here."""
+
+
 def _register(prefix: str, routine: str) -> None:
     target = f"lapack_{prefix}{routine}_ffi"
+    TARGETS[target] = (prefix, routine)
 
     @custom_call_target(target)
     def run(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
@@ -333,7 +372,7 @@ def _register(prefix: str, routine: str) -> None:
     run.__doc__ = f"custom-call {target}: LAPACK {prefix}{routine} per batch matrix."
 
 
-for _routine in _ROUTINES:
+for _routine in ROUTINES:
     for _prefix in (
         ("c", "z")
         if _routine in ("ungqr", "heevd", "hetrd")
