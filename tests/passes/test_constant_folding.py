@@ -25,7 +25,7 @@ ENTRY e {
 }""",
         "constant-folding",
     )
-    assert lines(module) == ["ROOT constant.3 = bf16[3] constant({-3, 0, -nan})"]
+    assert lines(module) == ["ROOT constant.2 = bf16[3] constant({-3, 0, -nan})"]
 
 
 def test_folding_is_bit_exact_for_narrow_types():
@@ -87,7 +87,10 @@ ENTRY e {
     ]  # fmt: skip
 
 
-def test_large_broadcasts_stay_but_users_with_a_constant_operand_fold():
+def test_broadcasts_and_iotas_stay_and_fold_only_into_users_with_a_constant_operand():
+    """XLA's rule: an instruction folds when some operand is a constant and the others are
+    constants, broadcasts of constants or iotas; broadcasts and iotas never fold (however
+    small), nor do users of broadcasts and iotas only."""
     text = """
 HloModule m
 ENTRY e {
@@ -97,10 +100,12 @@ ENTRY e {
   s = f32[2,3] add(big, c)
   i = f32[2,3] iota(), iota_dimension=1
   both = f32[2,3] add(big, i)
-  ROOT t = (f32[2,3], f32[2,3], f32[2,3]) tuple(big, s, both)
+  small = s32[2] iota(), iota_dimension=0
+  n = s32[2] negate(small)
+  ROOT t = (f32[2,3], f32[2,3], f32[2,3], s32[2]) tuple(big, s, both, n)
 }"""
     module = xlapy.load(text)
-    ConstantFolding(max_expanded_elements=5).run(module)
+    ConstantFolding().run(module)
     assert_same_results(xlapy.load(text), module)
     assert lines(module) == expect("""
         z = f32[] constant(0)
@@ -108,23 +113,23 @@ ENTRY e {
         constant = f32[2,3] constant({ { 1, 2, 3 }, { 4, 5, 6 } })
         i = f32[2,3] iota(), iota_dimension=1
         both = f32[2,3] add(big, i)
-        ROOT t = (f32[2,3], f32[2,3], f32[2,3]) tuple(big, constant, both)
+        small = s32[2] iota(), iota_dimension=0
+        n = s32[2] negate(small)
+        ROOT t = (f32[2,3], f32[2,3], f32[2,3], s32[2]) tuple(big, constant, both, n)
     """)
 
 
-def test_small_broadcast_and_iota_fold():
-    module = optimize(
-        """
+def test_pad_of_a_broadcast_does_not_fold():
+    text = """
 HloModule m
 ENTRY e {
-  z = s32[] constant(7)
-  b = s32[2,2] broadcast(z), dimensions={}
-  i = s32[2,2] iota(), iota_dimension=0
-  ROOT s = s32[2,2] add(b, i)
-}""",
-        "constant-folding",
-    )
-    assert lines(module) == ["ROOT constant.2 = s32[2,2] constant({ { 7, 7 }, { 8, 8 } })"]
+  one = f32[] constant(1)
+  b = f32[3] broadcast(one), dimensions={}
+  z = f32[] constant(0)
+  ROOT p = f32[5] pad(b, z), padding=1_1
+}"""
+    module = xlapy.load(text)
+    assert not ConstantFolding().run(module)
 
 
 def test_size_limit_is_an_option():

@@ -57,6 +57,8 @@ def test_default_pipeline_keeps_results_bit_identical(program: Path):
 
 
 def test_default_pipeline_shrinks_a_program_of_constants_to_one_constant():
+    """(As XLA: multiply(constant, broadcast(constant)) folds, multiply(iota, broadcast) would
+    not, having no constant operand.)"""
     module = optimize(
         """
 HloModule m
@@ -66,7 +68,7 @@ add {
   ROOT s = s32[] add(x, y)
 }
 ENTRY e {
-  i = s32[8] iota(), iota_dimension=0
+  i = s32[8] constant({0, 1, 2, 3, 4, 5, 6, 7})
   two = s32[] constant(2)
   b = s32[8] broadcast(two), dimensions={}
   m = s32[8] multiply(i, b)

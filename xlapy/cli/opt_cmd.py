@@ -5,7 +5,8 @@ hlo-opt does.
   xlapy opt FILE --pipeline=default     a named pipeline (what the cpu platform runs)
   xlapy opt --list-passes               the registered passes
 
-``--stats`` prints to stderr the instruction count per opcode before and after, and how often
+The output prints every constant in full (XLA's ``print_large_constants``), so that it loads
+and runs as the input did. ``--stats`` prints to stderr the instruction count per opcode before and after, and how often
 each rewrite rule fired. ``--verify`` runs the structural verifier after every pass.
 """
 
@@ -22,7 +23,7 @@ from xlapy.ir.module import HloModule
 from xlapy.loader import load
 from xlapy.passes.pass_manager import PASSES, Pipeline, collect_stats, load_passes, make_pass
 from xlapy.passes.pipelines import PIPELINES, make_pipeline
-from xlapy.text.hlo_printer import print_hlo
+from xlapy.text.hlo_printer import PrintOptions, print_hlo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -54,7 +55,7 @@ def main(args: argparse.Namespace) -> int:
     before = _opcode_counts(module)
     with collect_stats() as fired:
         pipeline.run(module)
-    text = print_hlo(module)
+    text = print_hlo(module, options=PrintOptions(print_large_constants=True))
     if args.output:
         try:
             Path(args.output).write_text(text)

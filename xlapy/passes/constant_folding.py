@@ -1,7 +1,17 @@
-"""``constant-folding`` (XLA's HloConstantFolding): an instruction whose operands are all
-constants becomes a constant holding its value, computed by the interpreter's eval of its op
-(one arithmetic: the folded value is bit-identical to what the interpreter computes at run
-time, for every element type)."""
+"""``constant-folding`` (XLA's HloConstantFolding): an instruction whose operands are constants
+becomes a constant holding its value, computed by the interpreter's eval of its op (one
+arithmetic: the folded value is bit-identical to what the interpreter computes at run time,
+for every element type).
+
+XLA's rules of which instructions fold (``hlo_constant_folding.cc``):
+
+- at least one operand is a constant, and every operand is a constant, a broadcast of a
+  constant or an iota (looking through tuple operands);
+- broadcasts and iotas themselves never fold: folding them would only grow constants (a
+  program stays as small as it was written, and its text stays short);
+- a pad of a broadcast with a constant padding value does not fold (compile time);
+- results and operands of more than ``max_elements`` (45 million) elements do not fold.
+"""
 
 from __future__ import annotations
 
@@ -36,32 +46,34 @@ _NEVER = RANDOM_OPS | {
 per run (ids, random ops), barriers and custom calls by intent, loops (XLA's folding
 evaluator allows no loop iterations) and FFT (XLA: too slow to fold)."""
 
-_NOT_INSIDE = frozenset(_NEVER - {Opcode.PARAMETER, Opcode.CONSTANT})
-"""An instruction whose called computations contain one of these is not folded either."""
-
 _EXPANDING = frozenset({Opcode.BROADCAST, Opcode.IOTA})
+"""Never folded, nor anything that calls a computation holding them (XLA checks the
+instructions of called computations with the same rules)."""
+
+_NOT_INSIDE = frozenset(_NEVER - {Opcode.PARAMETER, Opcode.CONSTANT}) | _EXPANDING
+"""An instruction whose called computations contain one of these is not folded either."""
 
 
 @register_pass
 @dataclass(frozen=True)
 class ConstantFolding(Pass):
-    """Replaces each instruction whose operands are all constants by a ``constant``.
+    """Replaces each instruction whose operands are constants by a ``constant``.
 
-    Not folded: side-effecting instructions (also through called computations), random ops,
+    Folds an instruction when at least one operand is a constant and every operand is a
+    constant, a broadcast of a constant or an iota (through tuple operands), as XLA does.
+    Not folded: broadcasts and iotas (folding them only grows constants), pads of a
+    broadcast, side-effecting instructions (also through called computations), random ops,
     replica/partition ids, while loops, custom calls, FFT, tokens, dynamic shapes, results or
     operands of more than ``max_elements`` elements, and evaluation errors (left for run
-    time). A broadcast or iota producing more than ``max_expanded_elements`` elements is kept
-    as it is (XLA keeps broadcasts of constants), though an instruction that also has a
-    constant operand still folds through it. Tuple-valued instructions are not turned into
-    tuple constants; a get-tuple-element of one folds. So a program whose root is an array
-    computed from constants only becomes one constant.
+    time). Tuple-valued instructions are not turned into tuple constants; a get-tuple-element
+    of one folds. So a program whose root is an array computed from constants only becomes
+    one constant.
 
     Values are computed as the interpreter computes them by default (no denormal flushing).
     """
 
     name: ClassVar[str] = "constant-folding"
     max_elements: int = 45_000_000
-    max_expanded_elements: int = 1024
 
     def run(self, module: HloModule) -> bool:
         folder = _Folder(self, Evaluator(module), SideEffects())
@@ -84,9 +96,10 @@ class _Folder:
         self.foldable_computations: dict[int, bool] = {}
 
     def fold_computation(self, comp: HloComputation) -> int:
-        # Known values: constants, and instructions that fold but are not materialized (tuples,
-        # large broadcasts/iotas), evaluated on first use.
-        known: dict[int, HloInstruction] = {}
+        # Constants: constant arrays, and tuple-valued instructions that fold (not made
+        # constants: a get-tuple-element of one folds), by id. Values are computed on first
+        # use, those of broadcasts of constants and iotas too.
+        constants: set[int] = set()
         values: dict[int, Value] = {}
         users = comp.user_map()
         orphans: list[HloInstruction] = []
@@ -94,22 +107,15 @@ class _Folder:
         for instr in list(comp.instructions):
             value = constant_array(instr)
             if value is not None:
-                known[id(instr)] = instr
+                constants.add(id(instr))
                 values[id(instr)] = value
                 continue
-            if not all(id(o) in known for o in instr.operands) or not self.foldable(instr):
-                continue
-            if instr.operands and all(o.opcode in _EXPANDING for o in instr.operands):
-                # Only large expansions (small ones are constants by now): keep it small, as
-                # XLA does for op(broadcast, broadcast).
+            if not self.operands_fold(instr, constants) or not self.foldable(instr):
                 continue
             if not self.small_enough(instr):
                 continue
-            if not instr.shape.is_array or (
-                instr.opcode in _EXPANDING
-                and instr.shape.num_elements > self.options.max_expanded_elements
-            ):
-                known[id(instr)] = instr  # folds when a user needs it
+            if not instr.shape.is_array:
+                constants.add(id(instr))  # folds when a get-tuple-element needs it
                 continue
             result = self.value_of(instr, values)
             if result is None:
@@ -119,12 +125,30 @@ class _Folder:
             )
             orphans.extend(instr.operands)
             comp.replace_instruction(instr, constant, users[instr])
-            known[id(constant)] = constant
+            constants.add(id(constant))
             values[id(constant)] = result
             folded += 1
         if orphans:
             remove_unused(comp, orphans)
         return folded
+
+    def operands_fold(self, instr: HloInstruction, constants: set[int]) -> bool:
+        """XLA's operand rule: some operand is a constant (a tuple operand: some element),
+        every operand a constant, a broadcast of one, an iota, or a tuple of those."""
+        any_constant = False
+
+        def constant_like(operand: HloInstruction) -> bool:
+            nonlocal any_constant
+            if id(operand) in constants:
+                any_constant = True
+                return True
+            if operand.opcode is Opcode.TUPLE:
+                return all(constant_like(o) for o in operand.operands)
+            if operand.opcode is Opcode.BROADCAST:
+                return id(operand.operands[0]) in constants
+            return operand.opcode is Opcode.IOTA
+
+        return all(constant_like(o) for o in instr.operands) and any_constant
 
     def value_of(self, instr: HloInstruction, values: dict[int, Value]) -> Value | None:
         """The value of a known instruction (None when its evaluation fails)."""
@@ -144,8 +168,14 @@ class _Folder:
         return result
 
     def foldable(self, instr: HloInstruction) -> bool:
-        if instr.opcode in _NEVER or not instr.shape.is_static:
+        if instr.opcode in _NEVER or instr.opcode in _EXPANDING or not instr.shape.is_static:
             return False
+        if (
+            instr.opcode is Opcode.PAD
+            and instr.operands[0].opcode is Opcode.BROADCAST
+            and instr.operands[1].opcode is Opcode.CONSTANT
+        ):
+            return False  # XLA: folding it takes long for no gain
         if any(s.is_token for s in instr.shape.leaves()):
             return False
         if self.effects.has_side_effect(instr):
