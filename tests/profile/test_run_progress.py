@@ -81,12 +81,13 @@ def test_nothing_when_not_a_terminal(monkeypatch: pytest.MonkeyPatch, no_delay: 
     assert pipe.getvalue() == ""
 
 
-def test_compile_progress_counts_passes_and_kernels() -> None:
+def test_compile_progress_counts_passes_and_kernels(tmp_path: Path) -> None:
     module = xlapy.load(loop_text(3, custom_call=True))
     progress = CompileProgress()
     token = COMPILE_PROGRESS.set(progress)
     try:
-        exe = xlapy.compile(module)
+        # An empty cache: with the optimized module of an earlier run cached, no pass runs.
+        exe = xlapy.compile(module, cache_dir=tmp_path)
     finally:
         COMPILE_PROGRESS.reset(token)
     assert progress.passes > 0
