@@ -54,7 +54,7 @@ def _compare(fn, args):
     with jax.enable_x64(True):  # f64/c128 arguments stay wide; no other test sees the flag
         text = jax.jit(fn).lower(*args).as_text()
     module = xlapy.load(text)
-    exe = xlapy.compile(module, platform="cpu")
+    exe = xlapy.compile(module, platform="cpu", tiered=False)
     report = exe.report()
     lapack = [line for line in report.splitlines() if line.split()[1:2] == ["custom-call"]]
     assert lapack, report

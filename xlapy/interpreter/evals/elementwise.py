@@ -171,9 +171,14 @@ def call(kernel: Kernel, t: ElementType, *inputs: Array) -> Array:
     return kernel(*inputs, t) if t.is_integer else kernel(*inputs)
 
 
+ROWS: dict[Opcode, Row] = {}
+"""Every registered row by opcode (the ``cpu`` platform's whole-array kernels reuse them)."""
+
+
 def register(*rows: Row) -> None:
     """Registers the generic eval of every row."""
     for row in rows:
+        ROWS[row.opcode] = row
         evaluates(row.opcode)(_make_eval(row))
 
 

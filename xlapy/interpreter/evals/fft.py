@@ -9,6 +9,9 @@ away from XLA's on outputs that cancel).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
 
 from xlapy.errors import InvalidArgument
@@ -31,16 +34,22 @@ def fft(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
     """
     (x,) = (np.asarray(v) for v in operands)
     fft_type: FftType = instr.attrs.fft_type
+    lengths = check_fft(instr, x.shape)
+    return transform(x, fft_type, lengths, instr.shape.element_type.numpy, instr.shape.dims)
+
+
+def check_fft(instr: HloInstruction, shape: Sequence[int]) -> list[int]:
+    """The instruction's ``fft_length``, checked against an operand of ``shape``."""
+    fft_type: FftType = instr.attrs.fft_type
     lengths = [int(n) for n in instr.attrs.fft_length]
     rank = len(lengths)
-    dtype = instr.shape.element_type.numpy
-    if not 1 <= rank <= 3 or rank > x.ndim:
+    ndim = len(shape)
+    if not 1 <= rank <= 3 or rank > ndim:
         raise InvalidArgument(
             f"fft {instr.name}: fft_length must name 1 to 3 innermost dimensions of the "
-            f"rank-{x.ndim} operand; got fft_length={lengths}"
+            f"rank-{ndim} operand; got fft_length={lengths}"
         )
-    axes = tuple(range(x.ndim - rank, x.ndim))
-    inner = list(x.shape[x.ndim - rank :])
+    inner = [int(d) for d in shape[ndim - rank :]]
     if fft_type in (FftType.FFT, FftType.IFFT, FftType.RFFT) and inner != lengths:
         raise InvalidArgument(
             f"fft {instr.name}: the transformed dimensions {inner} must equal "
@@ -53,19 +62,27 @@ def fft(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Value:
             f"fft {instr.name}: IRFFT input dimensions {inner} must be fft_length[:-1] and "
             f"fft_length[-1] // 2 + 1; got fft_length={lengths}"
         )
+    return lengths
+
+
+def transform(
+    x: Array, fft_type: FftType, lengths: list[int], dtype: Any, dims: Sequence[int]
+) -> Array:
+    """The transform of checked operand ``x`` as a new array of ``dtype`` and ``dims``."""
+    axes = tuple(range(x.ndim - len(lengths), x.ndim))
     if x.size == 0 or 0 in lengths:
-        return np.zeros(instr.shape.dims, dtype=dtype)
+        return np.zeros(dims, dtype=dtype)
     import scipy.fft  # on first use: scipy.fft costs ~0.5 s to import
 
     result: Array
     complex_type = np.complex64 if dtype in (np.complex64, np.float32) else np.complex128
     real_type = np.float32 if complex_type == np.complex64 else np.float64
     if fft_type is FftType.FFT:
-        result = scipy.fft.fftn(x.astype(complex_type), axes=axes)
+        result = scipy.fft.fftn(x.astype(complex_type, copy=False), axes=axes)
     elif fft_type is FftType.IFFT:
-        result = scipy.fft.ifftn(x.astype(complex_type), axes=axes)
+        result = scipy.fft.ifftn(x.astype(complex_type, copy=False), axes=axes)
     elif fft_type is FftType.RFFT:
-        result = scipy.fft.rfftn(x.astype(real_type), s=lengths, axes=axes)
+        result = scipy.fft.rfftn(x.astype(real_type, copy=False), s=lengths, axes=axes)
     else:
-        result = scipy.fft.irfftn(x.astype(complex_type), s=lengths, axes=axes)
-    return np.asarray(result).astype(dtype)
+        result = scipy.fft.irfftn(x.astype(complex_type, copy=False), s=lengths, axes=axes)
+    return np.asarray(result).astype(dtype, copy=False)
