@@ -41,6 +41,7 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Val,
     generates,
 )
+from xlapy import dtypes
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr
@@ -72,6 +73,13 @@ def splittable(reduce: HloInstruction) -> bool:
         return False
     t = reduce.shape.element_type
     return not (t.is_float and op is Opcode.MULTIPLY)
+
+
+def widened(reduce: HloInstruction) -> bool:
+    """True for a float32 sum ``add(p0, p1)``: it accumulates in float64 and is rounded to
+    float32 once at the end (more accurate than XLA's tree of f32 partial sums, and
+    vectorizes as well)."""
+    return reducer_op(reduce) is Opcode.ADD and reduce.shape.element_type is dtypes.F32
 
 
 def identity(op: Opcode, t: ElementType) -> object:
@@ -107,9 +115,12 @@ def combine(
     *,
     reassociate: bool = True,
     ordered: bool = False,
+    wide: bool = False,
 ) -> None:
     """Emits ``accs = reducer(accs, xs)`` into ``frame``. ``ordered``: the caller combines
-    in the interpreter's order (a scan), so only the ops' own exactness counts.
+    in the interpreter's order (a scan), so only the ops' own exactness counts. ``wide``:
+    the accumulator of a ``widened`` sum holds a float64 total and ``xs`` are its float32
+    elements (flushed when read, then widened) or float64 partial totals (added as they are).
 
     Under ``flush_denormals`` a one-op float reducer reads its element with subnormals as
     zeros; maximum/minimum results are operands (flushed already), and a reassociated sum
@@ -118,6 +129,18 @@ def combine(
     """
     types = [x.type for x in xs]
     op = reducer_op(reduce)
+    if wide:
+        em.exact = em.exact and ordered
+        x = xs[0].text
+        if xs[0].type is not dtypes.F64:
+            flush = flush_helper(em, xs[0].type)
+            x = f"np.float64({x if flush is None else f'{flush}({x})'})"
+        if reassociate:
+            expr = f"{em.helper('fast_math', 'add_reassoc')}({accs[0]}, {x})"
+        else:
+            expr = f"{accs[0]} + {x}"
+        em.emit_in(frame, f"{accs[0]} = {expr}")
+        return
     if op is not None:
         t = types[0]
         if t.is_float and op in (Opcode.ADD, Opcode.MULTIPLY) and not ordered:
@@ -288,10 +311,12 @@ def accumulate(
     starts: dict[int, list[str]],
     inner: InnerWriter | None,
     chunk: tuple[str, int] | None = None,
+    rounded: bool = True,
 ) -> dict[int, list[str]]:
     """Accumulators of ``reduces`` in ``home``, started from ``starts`` (source per result),
     updated in one loop nest over the reduced dimensions (the outermost restricted to
-    ``chunk``); returns their names.
+    ``chunk``); returns their names. A ``widened`` sum accumulates in float64 and is rounded
+    to float32 after the loop, unless ``rounded`` is false (its float64 total is returned).
 
     Float maximum and minimum accumulate the TOTALORDER integer key of each element (an
     integer max/min, which vectorizes, and orders -0 below +0 as IEEE maximum/minimum do)
@@ -302,12 +327,18 @@ def accumulate(
     """
     accs: dict[int, list[str]] = {}
     keys: dict[int, tuple[str, str, str]] = {}
+    wides: dict[int, str] = {}
     for r in reduces:
         names = []
         for (k, t), start in zip(_results(r), starts[id(r)], strict=True):
             names.append(em.fresh(f"{r.name}_acc{k}" if len(starts[id(r)]) > 1 else r.name))
             flush = flush_helper(em, t) if reducer_op(r) is not None else None
-            em.emit_in(home, f"{names[-1]} = {start if flush is None else f'{flush}({start})'}")
+            value = start if flush is None else f"{flush}({start})"
+            if widened(r):
+                wides[id(r)] = em.fresh(f"{r.name}_wide")
+                em.emit_in(home, f"{wides[id(r)]} = np.float64({value})")
+            else:
+                em.emit_in(home, f"{names[-1]} = {value}")
         accs[id(r)] = names
         if _keyed(r):
             bits = max(32, r.shape.element_type.bits)  # f16/bf16 values are f32 here
@@ -321,6 +352,9 @@ def accumulate(
         in_index = input_index(em, reduces[0], index, reduced)
         for r in reduces:
             xs = [em.scalar(x, in_index) for x in _check(r)[0]]
+            if id(r) in wides:
+                combine(em, frame, r, [wides[id(r)]], xs, wide=True)
+                continue
             if id(r) not in keys:
                 combine(em, frame, r, accs[id(r)], xs)
                 continue
@@ -336,6 +370,12 @@ def accumulate(
         if inner is not None:
             inner(frame, in_index)
     for r in reduces:
+        if id(r) in wides:
+            if not rounded:
+                accs[id(r)] = [wides[id(r)]]
+                continue
+            _round_wide(em, home, r, accs[id(r)][0], wides[id(r)])
+            continue
         flush = flush_helper(em, r.shape.element_type) if not r.shape.is_tuple else None
         if flush is not None and reducer_op(r) is Opcode.ADD:  # the running total's end
             em.emit_in(home, f"{accs[id(r)][0]} = {flush}({accs[id(r)][0]})")
@@ -448,7 +488,8 @@ def _column_plan(
     writer: InnerWriter | None,
 ) -> None:
     """Accumulates into arrays indexed by the kept dimensions, the kept minor dimensions
-    innermost (contiguous reads)."""
+    innermost (contiguous reads); a ``widened`` sum accumulates into a float64 scratch row
+    whose totals are rounded into its output after the loops."""
     kept = [d for d in range(len(in_dims)) if d not in dims]
     outer = [in_dims[d] for d in kept if d < dims[-1]]
     trailing = [in_dims[d] for d in kept if d > dims[-1]]
@@ -456,11 +497,12 @@ def _column_plan(
     size = math.prod(out_dims)
     arrays: dict[tuple[int, int], Output] = {}
     for o in outputs:
-        if o.instr in reduces:
+        if o.instr in reduces and not widened(o.instr):
             arrays[(id(o.instr), o.position)] = o
     for r in reduces:
         for k, t in _results(r):
             if (id(r), k) not in arrays:
+                t = dtypes.F64 if widened(r) else t
                 arrays[(id(r), k)] = Output(r, k, em.scratch(f"{r.name}_values{k}", t, size))
     with contextlib.ExitStack() as stack:
         chunk = None
@@ -478,6 +520,9 @@ def _column_plan(
                 _, inits = _check(r)
                 for k, init in enumerate(inits):
                     value = em.scalar(init, ())
+                    flush = flush_helper(em, value.type) if widened(r) else None
+                    if flush is not None:  # the running total's start
+                        value = Val(f"{flush}({value.text})", value.type, value.frame)
                     em.store(em.current, arrays[(id(r), k)], (*outer_index, *t_index), value)
         with (
             reduce_loops(em, reduces[0], home) as reduced,
@@ -496,14 +541,14 @@ def _column_plan(
                     em.emit_in(frame, f"{read} = {em.load(target.arg, offset)}")
                     accs.append(read)
                 xs = [em.scalar(x, in_index) for x in inputs]
-                combine(em, frame, r, accs, xs, reassociate=False)
+                combine(em, frame, r, accs, xs, reassociate=False, wide=widened(r))
                 for (k, _), acc in zip(_results(r), accs, strict=True):
                     target = arrays[(id(r), k)]
                     offset = em.flat_index(out_index, target.dims)
                     em.emit_in(frame, em.store_text(target.arg, offset, acc))
             if writer is not None:
                 writer(frame, in_index)
-        rest = [o for o in outputs if o.instr not in reduces]
+        rest = [o for o in outputs if o.instr not in reduces or widened(o.instr)]
         if rest:
             with nested_loops(em, home, "t", trailing, chunk=chunk) as t_index:
                 frame = em.current
@@ -528,9 +573,12 @@ def _array_reader(
         for k, t in _results(reduce):
             target = arrays[(id(reduce), k)]
             offset = em.flat_index(index, target.dims)
-            values.append(
-                em.emit(f"{reduce.name}_{k}", em.load(target.arg, offset), t, index=index)
-            )
+            load = em.load(target.arg, offset)
+            if widened(reduce):  # the float64 total rounded once, then flushed (its end)
+                flush = flush_helper(em, t)
+                load = f"np.float32({load})"
+                load = load if flush is None else f"{flush}({load})"
+            values.append(em.emit(f"{reduce.name}_{k}", load, t, index=index))
         return tuple(values) if reduce.shape.is_tuple else values[0]
 
     return read
@@ -544,14 +592,21 @@ def _split_plan(
     writer: InnerWriter | None,
 ) -> None:
     """Chunks of the outermost reduced dimension reduced in parallel from the identity into
-    partial arrays, then combined in chunk order with the init values."""
+    partial arrays, then combined in chunk order with the init values (a ``widened`` sum's
+    partial totals stay float64 and the result is rounded once)."""
     first = reduces[0]
     extent = first.operands[0].shape.dims[min(first.attrs.dimensions)]
     block = -(-extent // SPLIT_CHUNKS)
     count = -(-extent // block)
     parts_dims = (count, *out_dims)
     parts = {
-        (id(r), k): Output(r, k, em.scratch(f"{r.name}_part{k}", t, math.prod(parts_dims)))
+        (id(r), k): Output(
+            r,
+            k,
+            em.scratch(
+                f"{r.name}_part{k}", dtypes.F64 if widened(r) else t, math.prod(parts_dims)
+            ),
+        )
         for r in reduces
         for k, t in _results(r)
     }
@@ -565,7 +620,8 @@ def _split_plan(
             op = reducer_op(r)
             assert op is not None
             starts[id(r)] = [identity_literal(op, t) for _, t in _results(r)]
-        accs = accumulate(em, home, reduces, index, starts, writer, (em.render(c), block))
+        chunk = (em.render(c), block)
+        accs = accumulate(em, home, reduces, index, starts, writer, chunk, rounded=False)
         for r in reduces:
             for (k, _), acc in zip(_results(r), accs[id(r)], strict=True):
                 target = parts[(id(r), k)]
@@ -581,6 +637,12 @@ def _split_plan(
                 name = em.fresh(f"{r.name}")
                 em.emit_in(home, f"{name} = {em.scalar(init, ()).text}")
                 names.append(name)
+            totals = names
+            if widened(r):
+                flush = flush_helper(em, r.shape.element_type)
+                totals = [em.fresh(f"{r.name}_wide")]
+                start = names[0] if flush is None else f"{flush}({names[0]})"
+                em.emit_in(home, f"{totals[0]} = np.float64({start})")
             with em.loop(home, "chunk", count) as c2:
                 frame = em.current
                 partials = []
@@ -589,10 +651,15 @@ def _split_plan(
                     offset = em.flat_index((c2, *index), parts_dims)
                     partials.append(
                         em.emit(
-                            f"{r.name}_part", em.load(target.arg, offset), t, index=[c2, *index]
+                            f"{r.name}_part",
+                            em.load(target.arg, offset),
+                            target.arg.type,
+                            index=[c2, *index],
                         )
                     )
-                combine(em, frame, r, names, partials, reassociate=False)
+                combine(em, frame, r, totals, partials, reassociate=False, wide=widened(r))
+            if widened(r):
+                _round_wide(em, home, r, names[0], totals[0])
             results[id(r)] = tuple(
                 Val(n, t, home) for n, (_, t) in zip(names, _results(r), strict=True)
             )
@@ -604,3 +671,11 @@ def identity_literal(op: Opcode, t: ElementType) -> str:
     text = numba_types.literal(identity(op, t), t)
     assert text is not None
     return text
+
+
+def _round_wide(em: KernelEmitter, frame: Frame, reduce: HloInstruction, acc: str, wide: str) -> None:
+    """``acc = wide`` rounded to float32 once (then flushed under ``flush_denormals``: the
+    end of the running total)."""
+    flush = flush_helper(em, reduce.shape.element_type)
+    value = f"np.float32({wide})"
+    em.emit_in(frame, f"{acc} = {value if flush is None else f'{flush}({value})'}")
