@@ -6,10 +6,15 @@ maximum, minimum, and, or, xor is combined with one expression; any other body o
 have element generators (argmax's compare/select pairs...) is generated inline once per
 iteration, in index order. Order: the interpreter reduces in a pairwise tree; kernels
 accumulate sequentially, and float sums may reassociate (XLA's vectorized reductions do the
-same), so only integer, pred, maximum and minimum reductions are bit-exact. Under
-``flush_denormals`` a float add/multiply/maximum/minimum step reads its element with
+same), so only integer, pred, maximum and minimum reductions are bit-exact. Accumulation: a
+float32 sum ``add(p0, p1)`` (``widened``) accumulates in float64 (a scalar, a float64 scratch
+row in the column plan, float64 partial totals in the split plan) and is rounded to float32
+once, so it is at least as accurate as the interpreter's tree and XLA's; every other reducer
+accumulates in its own type (f16/bf16 rounded at every step, as the interpreter's calls).
+Under ``flush_denormals`` a float add/multiply/maximum/minimum step reads its element with
 subnormals as zeros and its result is flushed, as the interpreter's reducer calls, except
-that a reassociated sum flushes its running total at its start and end only (``combine``).
+that a reassociated or float64 sum flushes its running total at its start and end only
+(``combine``).
 
 Plans for reduction outputs (all reduces of one kernel share the input dims and reduced
 dimensions; other outputs have the reduce input's shape, written as the input is read, or
@@ -31,6 +36,7 @@ import math
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from xlapy import dtypes
 from xlapy.backend.cpu.codegen import numba_types
 from xlapy.backend.cpu.codegen.elemental import binary_expression, flush_helper, wrap
 from xlapy.backend.cpu.codegen.loop_emitter import (
@@ -41,7 +47,6 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Val,
     generates,
 )
-from xlapy import dtypes
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr
@@ -603,9 +608,7 @@ def _split_plan(
         (id(r), k): Output(
             r,
             k,
-            em.scratch(
-                f"{r.name}_part{k}", dtypes.F64 if widened(r) else t, math.prod(parts_dims)
-            ),
+            em.scratch(f"{r.name}_part{k}", dtypes.F64 if widened(r) else t, math.prod(parts_dims)),
         )
         for r in reduces
         for k, t in _results(r)
@@ -646,7 +649,7 @@ def _split_plan(
             with em.loop(home, "chunk", count) as c2:
                 frame = em.current
                 partials = []
-                for k, t in _results(r):
+                for k, _ in _results(r):
                     target = parts[(id(r), k)]
                     offset = em.flat_index((c2, *index), parts_dims)
                     partials.append(
@@ -673,7 +676,9 @@ def identity_literal(op: Opcode, t: ElementType) -> str:
     return text
 
 
-def _round_wide(em: KernelEmitter, frame: Frame, reduce: HloInstruction, acc: str, wide: str) -> None:
+def _round_wide(
+    em: KernelEmitter, frame: Frame, reduce: HloInstruction, acc: str, wide: str
+) -> None:
     """``acc = wide`` rounded to float32 once (then flushed under ``flush_denormals``: the
     end of the running total)."""
     flush = flush_helper(em, reduce.shape.element_type)
