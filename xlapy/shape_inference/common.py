@@ -284,13 +284,22 @@ def same_dims(a: Shape, b: Shape) -> bool:
     return a.dims == b.dims
 
 
+def dims_agree(a: Shape, b: Shape) -> bool:
+    """Same rank, and each dimension equal or dynamic on either side."""
+    return a.rank == b.rank and all(
+        x == y or dx or dy
+        for x, y, dx, dy in zip(a.dims, b.dims, a.dynamic, b.dynamic, strict=True)
+    )
+
+
 def check_result_dims(ctx: InferCtx, inferred: Shape, label: str | None = None) -> Shape:
-    """If the caller declared a result, its dims must equal ``inferred``'s; returns the declared
-    shape's element type on the inferred dims (dot/convolution preferred element type)."""
+    """If the caller declared a result, its dims must equal ``inferred``'s (a dimension that is
+    dynamic on either side is known only at run time: it agrees); returns the declared shape's
+    element type on the inferred dims (dot/convolution preferred element type)."""
     if ctx.result is None:
         return inferred
     declared = ctx.result
-    if not declared.is_array or declared.dims != inferred.dims:
+    if not declared.is_array or not dims_agree(inferred, declared):
         raise ctx.error(
             label,
             f"the declared result {fmt(declared)} does not have the inferred dimensions "

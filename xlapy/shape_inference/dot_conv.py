@@ -14,7 +14,7 @@ from xlapy.dtypes import ElementType
 from xlapy.ir import attrs as A
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Attrs
-from xlapy.shape import Shape
+from xlapy.shape import UNBOUNDED, Shape
 from xlapy.shape_inference.common import (
     InferCtx,
     array,
@@ -325,12 +325,16 @@ def infer_convolution(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) ->
                         f"of feature_group_count {fgc}; got rhs {fmt(rhs)}")  # fmt: skip
     _precision(ctx, attrs, "C25")
     out = [0] * n
-    out[dnums.output_batch_dimension] = batch // bgc
+    dynamic = [False] * n  # XLA: a dynamic input dimension makes its output dimension dynamic
+    out[dnums.output_batch_dimension] = batch // bgc if batch != UNBOUNDED else UNBOUNDED
+    dynamic[dnums.output_batch_dimension] = lhs.dynamic[dnums.input_batch_dimension]
     out[dnums.output_feature_dimension] = kernel_out
+    dynamic[dnums.output_feature_dimension] = rhs.dynamic[dnums.kernel_output_feature_dimension]
     for k in range(spatial):
         base = lhs.dims[dnums.input_spatial_dimensions[k]]
         out[dnums.output_spatial_dimensions[k]] = window_output_size(base, window.dimensions[k])
-    result = Shape.array(preferred_type(ctx, etype), out)
+        dynamic[dnums.output_spatial_dimensions[k]] = lhs.dynamic[dnums.input_spatial_dimensions[k]]
+    result = Shape.array(preferred_type(ctx, etype), out, dynamic=dynamic)
     if ctx.opcode is Opcode.DYNAMIC_CONV:
         declared = ctx.need_result("dynamic_conv's bounds")
         if declared.element_type is not result.element_type or declared.rank != result.rank:

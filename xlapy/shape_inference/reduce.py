@@ -11,12 +11,13 @@ from xlapy import dtypes
 from xlapy.ir import attrs as A
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Attrs
-from xlapy.shape import Shape
+from xlapy.shape import UNBOUNDED, Shape
 from xlapy.shape_inference.common import (
     InferCtx,
     array,
     collate,
     dim_in_range,
+    dims_agree,
     dims_in_range,
     fmt,
     fmt_ints,
@@ -30,7 +31,11 @@ from xlapy.shape_inference.gather_scatter import check_update_computation
 
 
 def window_output_size(base: int, dim: A.WindowDimension) -> int:
-    """Number of window positions in one dimension (OPS.md A.9; stablehlo#reduce_window C15)."""
+    """Number of window positions in one dimension (OPS.md A.9; stablehlo#reduce_window C15);
+    unbounded (``?``) for an unbounded base. A dynamic base dimension makes the result
+    dimension dynamic, with this size (of its bound) as the bound."""
+    if base == UNBOUNDED:
+        return UNBOUNDED
     dilated_base = 0 if base == 0 else (base - 1) * dim.base_dilation + 1
     padded = dim.padding_low + dilated_base + dim.padding_high
     window = 0 if dim.size == 0 else (dim.size - 1) * dim.window_dilation + 1
@@ -132,7 +137,7 @@ def infer_reduce_window(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) 
         ctx, attrs.to_apply, [s.element_type for s in inputs], "the reduction computation", "C13"
     )
     out = [window_output_size(b, d) for b, d in zip(base.dims, window.dimensions, strict=True)]
-    return collate([Shape.array(s.element_type, out) for s in inputs])
+    return collate([Shape.array(s.element_type, out, dynamic=base.dynamic) for s in inputs])
 
 
 @infers(Opcode.SELECT_AND_SCATTER)
@@ -151,13 +156,16 @@ def infer_select_and_scatter(ctx: InferCtx, operands: Sequence[Shape], attrs: At
     if source.element_type is not operand.element_type:
         raise ctx.error("C2", f"operand and source must have the same element type; got "
                         f"{fmt(operand)} and {fmt(source)}")  # fmt: skip
-    expected = [window_output_size(b, d) for b, d in zip(operand.dims, window.dimensions,
-                                                          strict=True)]  # fmt: skip
-    if list(source.dims) != expected:
+    expected = Shape.array(
+        source.element_type,
+        [window_output_size(b, d) for b, d in zip(operand.dims, window.dimensions, strict=True)],
+        dynamic=operand.dynamic,
+    )
+    if not dims_agree(source, expected):
         raise ctx.error(
             "C3",
-            f"source must have one element per window position, shape "
-            f"{fmt(Shape.array(source.element_type, expected))}; got {fmt(source)}",
+            f"source must have one element per window position, shape {fmt(expected)}; got "
+            f"{fmt(source)}",
         )
     scalar(ctx, init_value, "init_value", "C4")
     if init_value.element_type is not operand.element_type:

@@ -14,7 +14,7 @@ from xlapy import dtypes
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Attrs
 from xlapy.literal import Literal
-from xlapy.shape import Shape
+from xlapy.shape import UNBOUNDED, Shape
 from xlapy.shape_inference.common import (
     S32_SCALAR,
     InferCtx,
@@ -276,6 +276,9 @@ def infer_pad(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
             raise ctx.error(
                 "C3", f"interior padding must be non-negative; got {p.interior} in dimension {d}"
             )
+        if n == UNBOUNDED:
+            out.append(UNBOUNDED)
+            continue
         size = p.low + p.high + n + max(n - 1, 0) * p.interior
         if size < 0:
             raise ctx.error(
@@ -285,7 +288,8 @@ def infer_pad(ctx: InferCtx, operands: Sequence[Shape], attrs: Attrs) -> Shape:
                 f"of operand {fmt(operand)}",
             )
         out.append(size)
-    return Shape.array(operand.element_type, out)
+    # XLA: a dynamic operand dimension makes the result dimension dynamic (bound: its size).
+    return Shape.array(operand.element_type, out, dynamic=operand.dynamic)
 
 
 @infers(Opcode.TUPLE)
