@@ -141,13 +141,13 @@ def check(program: Program, stats: Stats | None = None, xla: bool = False) -> No
     except XlaError:
         stats.both_failed += 1
         try:
-            xlapy.compile(module, platform="cpu")(*program.cpu_args())
+            xlapy.compile(module, platform="cpu", tiered=False)(*program.cpu_args())
         except XlaError:
             return
         raise Mismatch("the interpreter raises an XlaError, cpu returns a value") from None
     stats.run += 1
     try:
-        got = xlapy.compile(module, platform="cpu")(*program.cpu_args())
+        got = xlapy.compile(module, platform="cpu", tiered=False)(*program.cpu_args())
     except Exception as err:
         raise Mismatch(f"cpu raises {type(err).__name__}: {err}") from err
     problem = compare(program, list(got), list(want))

@@ -187,6 +187,8 @@ def test_spmd_on_both_tiers(tmp_path: Path) -> None:
 _EXIT = """
 import sys, time, xlapy
 exe = xlapy.compile(xlapy.load(sys.stdin.read()), cache_dir=sys.argv[1], tiered=True)
+while not exe.tier_state.worker:  # the watcher thread starts the worker
+    time.sleep(0.01)
 print(exe.tier_state.worker, flush=True)
 """
 
@@ -248,6 +250,29 @@ def test_synchronous_compile_when_asked(tmp_path: Path, monkeypatch: pytest.Monk
     fresh = tmp_path / "fresh"
     assert xlapy.compile(module, cache_dir=fresh).tier == "quick"
     assert xlapy.compile(module, cache_dir=fresh / "2", tiered=False).tier == "compiled"
+
+
+def test_one_worker_at_a_time_and_one_off_runs_compile_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loop compiling many modules queues their background compiles (one worker process at
+    a time, not one per module); ``xlapy.run(platform="cpu")`` returns the compiled program's
+    result at once (no quick tier, no worker) even where tiers are on."""
+    monkeypatch.setenv("XLAPY_TIERED", "1")
+    modules = [xlapy.load(EXACT.replace("HloModule exact", f"HloModule exact{i}")) for i in range(3)]
+    executables = [xlapy.compile(m, cache_dir=tmp_path, tiered=True) for m in modules]
+    most, deadline = 0, time.monotonic() + 600
+    while not all(exe.tier == "compiled" for exe in executables):
+        assert time.monotonic() < deadline, [exe.report() for exe in executables]
+        with tiers._workers_lock:
+            most = max(most, len(tiers._workers))
+        time.sleep(0.01)
+    assert most == 1
+    result = xlapy.run(xlapy.load(EXACT), *_args(), platform="cpu")
+    with tiers._workers_lock:
+        assert not tiers._workers
+    want = xlapy.run(xlapy.load(EXACT), *_args(), platform="interpreter")
+    assert _same_bits(list(result), list(want))
 
 
 _DONATING = """

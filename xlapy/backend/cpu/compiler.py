@@ -24,7 +24,6 @@ from xlapy.backend.cpu.plan import Program
 from xlapy.errors import InvalidArgument, VerificationError, XlaError
 from xlapy.interpreter.loop_limit import check_max_while_iterations
 from xlapy.interpreter.run import PreparedCall
-from xlapy.interpreter.runtime import Runtime
 from xlapy.ir.clone import clone_module
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import verify
@@ -313,9 +312,8 @@ def _is_global(module: HloModule) -> bool:
     return is_global_program(module)
 
 
-_Key = tuple[bool, int | None, bool]
-"""``(flush_denormals, max_while_iterations, local)``: the options of a cached executable
-(``local``: the devices are threads of this process, so a tiered executable may serve them)."""
+_Key = tuple[bool, int | None]
+"""``(flush_denormals, max_while_iterations)``: the options of a cached executable."""
 
 _cache: weakref.WeakKeyDictionary[HloModule, dict[_Key, Executable]] = weakref.WeakKeyDictionary()
 _cache_lock = threading.Lock()
@@ -325,12 +323,14 @@ def compiled(
     module: HloModule,
     flush_denormals: bool,
     max_while_iterations: int | None = None,
-    local: bool = True,
 ) -> Executable:
-    """The ``cpu`` executable of ``module`` (compiled on first use, then cached). Devices
-    spread over processes (``local=False``: MPI ranks) compile synchronously: ranks on
+    """The ``cpu`` executable of ``module`` (compiled on first use, then cached), compiled
+    synchronously: ``xlapy.run(..., platform="cpu")`` and ``xlapy run`` return what the
+    compiled program computes (a quick tier would answer a one-off call with the
+    interpreter's evals, and its background compile would be thrown away at exit); tiers
+    serve executables called many times (``xlapy.compile``, ``xlapy.jit``), and MPI ranks on
     different tiers would run different programs, whose collectives need not match."""
-    key = (flush_denormals, max_while_iterations, local)
+    key = (flush_denormals, max_while_iterations)
     with _cache_lock:
         exe = _cache.get(module, {}).get(key)
     if exe is None:
@@ -340,7 +340,7 @@ def compiled(
             flush_denormals=flush_denormals,
             max_while_iterations=max_while_iterations,
             partition=False,
-            tiered=None if local else False,
+            tiered=False,
         )
         with _cache_lock:
             _cache.setdefault(module, {})[key] = exe
@@ -349,5 +349,4 @@ def compiled(
 
 def run_on_cpu(module: HloModule, call: PreparedCall, flush_denormals: bool) -> list[Value]:
     """The ``cpu`` platform of ``xlapy.run``."""
-    local = type(call.runtime) is Runtime
-    return compiled(module, flush_denormals, call.max_while_iterations, local).execute(call)
+    return compiled(module, flush_denormals, call.max_while_iterations).execute(call)

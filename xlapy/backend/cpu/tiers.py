@@ -149,6 +149,10 @@ hold the GIL half the time and double that call's latency)."""
 
 _workers: set[subprocess.Popen[bytes]] = set()
 _workers_lock = threading.Lock()
+_worker_slot = threading.BoundedSemaphore(1)
+"""Held by the watcher whose worker runs: background compiles of a process run one after
+another (each worker compiles on its own core; a process compiling many modules, e.g. a
+fuzzer or a parameter sweep, started one worker per module before)."""
 _exiting = threading.Event()
 
 
@@ -201,17 +205,20 @@ def compile_in_background(
     ``build(optimized module)`` (the module loaded from the cache), or ``build(None)`` when the
     worker failed (the caller then compiles in this process). Returns the watcher."""
     state.started = time.perf_counter()
-    proc, request = start_worker(key, options)
-    state.worker = proc.pid
 
     def watch() -> None:
-        try:
-            _, err = proc.communicate(request + text.encode())
-        except OSError as broken:  # the worker died at once: its exit code says so
-            proc.wait()
-            err = str(broken).encode()
-        with _workers_lock:
-            _workers.discard(proc)
+        with _worker_slot:  # one worker at a time: a loop of compiles queues, never forks N
+            if _exiting.is_set():
+                return
+            proc, request = start_worker(key, options)
+            state.worker = proc.pid
+            try:
+                _, err = proc.communicate(request + text.encode())
+            except OSError as broken:  # the worker died at once: its exit code says so
+                proc.wait()
+                err = str(broken).encode()
+            with _workers_lock:
+                _workers.discard(proc)
         if _exiting.is_set():
             return
         optimized = load_optimized(key, options.cache_dir) if proc.returncode == 0 else None
