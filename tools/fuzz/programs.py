@@ -335,14 +335,27 @@ def _convert(b: _Builder, comp: _Computation, entry: bool) -> Value:
 
 
 def _bitcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
+    """Same-width types keep the dims; a narrower type adds a minor dim of the width ratio,
+    a wider one consumes a minor dim of that size (types of 8 bits or more)."""
     v = _pick(b, comp)
-    same = [t for t in TYPES if t.bits == v.type.bits and t is not PRED and v.type is not PRED]
-    if not same or (v.type.is_float and not v.nan_bits):
+    if v.type is PRED or (v.type.is_float and not v.nan_bits):
         return _convert(b, comp, entry)
-    t = b.draw(st.sampled_from(same))
+    fits = [t for t in TYPES if t is not PRED and t.bits == v.type.bits]
+    if v.type.bits >= 8:
+        fits += [t for t in TYPES if t is not PRED and 8 <= t.bits < v.type.bits]
+        if v.dims:
+            fits += [
+                t for t in TYPES if t.bits > v.type.bits and t.bits == v.type.bits * v.dims[-1]
+            ]
+    t = b.draw(st.sampled_from(fits))
+    dims = v.dims
+    if t.bits < v.type.bits:
+        dims = (*v.dims, v.type.bits // t.bits)
+    elif t.bits > v.type.bits:
+        dims = v.dims[:-1]
     return b.emit(
         comp,
-        Value(b.fresh("bc"), t, v.dims, v.exact, nan_bits=v.nan_bits),
+        Value(b.fresh("bc"), t, dims, v.exact, nan_bits=v.nan_bits),
         f"bitcast-convert({v.name})",
     )
 
