@@ -1,6 +1,6 @@
 """Whole JAX programs on the ``cpu`` platform that reach the data-heavy op kernels (sort,
-gather, scatter, convolution, reduce-window, select-and-scatter, dot, dynamic slices in a
-loop, rng-bit-generator): the report names the kernel, and the results equal the
+gather, scatter, convolution, pooling reduce-windows (fused), select-and-scatter, dot, dynamic
+slices in a loop, rng-bit-generator): the report names the kernel, and the results equal the
 interpreter's (bit for bit where the kernel is exact)."""
 
 import numpy as np
@@ -55,7 +55,7 @@ PROGRAMS = [
         "maxpool",
         lambda x: lax.reduce_window(x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), "SAME"),
         [X],
-        "reduce-window",
+        "fusion",  # a pooling window is fused with its init (the reduce-window generator)
         True,
     ),
     (
