@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from xlapy.cli.files import load_npz, save_npz
+from xlapy.cli.files import as_argument, load_npz, save_npz
 from xlapy.cli.global_run import assemble_gathered, partitioned, write_or_print
 from xlapy.errors import InvalidArgument, XlaError
 from xlapy.interpreter.evals.checks import format_value
@@ -47,10 +47,13 @@ def read_local_inputs(path: str | None, module: HloModule, devices: tuple[int, .
     args: list[Any] = [None] * len(params)
     missing = []
     for i in needed:
+        shape = params[i].shape
         if f"arg{i}" in data:
-            args[i] = data[f"arg{i}"]
+            args[i] = as_argument(data[f"arg{i}"], shape, f"arg{i}", path)
         elif all(f"arg{i}.dev{d}" in data for d in devices):
-            args[i] = [data[f"arg{i}.dev{d}"] for d in devices]
+            args[i] = [
+                as_argument(data[f"arg{i}.dev{d}"], shape, f"arg{i}.dev{d}", path) for d in devices
+            ]
         else:
             absent = [f"arg{i}.dev{d}" for d in devices if f"arg{i}.dev{d}" not in data]
             missing.append(f"arg{i} (or {', '.join(absent)})")

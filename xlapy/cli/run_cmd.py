@@ -27,9 +27,11 @@ too and prints, per output, how far the first is from it (max abs and relative d
 ulp distance), as XLA's run_hlo_module does; the exit status is 1 when an integer, boolean or
 shape result differs.
 
-``--runtime mpi`` runs the devices over the ranks of an MPI job (``mpirun -n N xlapy run ...
---runtime mpi``; see ``xlapy.cli.mpi_run``): each rank reads its own devices' inputs; results
-are gathered to rank 0 or written per rank with ``--outputs-per-rank DIR``.
+``--runtime mpi`` runs the devices over the ranks of an MPI job (``mpirun -n N xlapy run ...``;
+see ``xlapy.cli.mpi_run``): each rank reads its own devices' inputs; results are gathered to
+rank 0 or written per rank with ``--outputs-per-rank DIR``. It is the default when an MPI
+launcher started several ranks (``xlapy.cli.launcher``); ``--runtime local`` runs every
+device in every rank.
 
 ``--profile`` prints, after the results, the time of each instruction (or fusion) over every
 device: count, total, mean, % of the run, bytes touched and achieved GB/s, longest first.
@@ -51,6 +53,7 @@ import numpy as np
 from xlapy.backend.cpu.compare import compare
 from xlapy.cli.files import as_argument, load_npz, save_npz
 from xlapy.cli.global_run import run_global
+from xlapy.cli.launcher import default_runtime
 from xlapy.errors import InvalidArgument
 from xlapy.interpreter.evals.checks import format_value
 from xlapy.interpreter.run import run
@@ -97,8 +100,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--runtime",
         choices=("local", "mpi"),
-        default="local",
-        help="local: one thread per device (default); mpi: devices over the ranks of mpirun",
+        default=None,
+        help="local: one thread per device; mpi: devices over the ranks of mpirun (default: "
+        "mpi when started by an MPI launcher with several ranks, else local)",
     )
     parser.add_argument(
         "--outputs-per-rank",
@@ -212,6 +216,8 @@ def main(args: argparse.Namespace) -> int:
             raise InvalidArgument(f"--{flag} must be >= 1; got {value}")
     if not args.timeout > 0:
         raise InvalidArgument(f"--timeout must be a positive number of seconds; got {args.timeout}")
+    if args.runtime is None:
+        args.runtime = default_runtime()
     if args.runtime == "mpi" and (args.profile or args.trace):
         raise InvalidArgument("--profile and --trace need --runtime local")
     if args.runtime == "mpi":
