@@ -108,3 +108,50 @@ def test_svd_of_nan_matrix_is_nan_as_in_xla():
         assert np.isnan(g[1]).all()
         assert np.isnan(x[1]).all()
         np.testing.assert_allclose(np.abs(g[0]), np.abs(x[0]), rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("prefix", ["s", "d", "c", "z"])
+def test_direct_batched_routines_equal_scipy_wrappers(prefix):
+    """The whole-batch numba loops make the call scipy's wrappers make, for every option."""
+    import scipy.linalg.blas as blas
+    import scipy.linalg.lapack as lapack
+
+    from xlapy.backend.cpu.kernels import lapack_direct
+
+    dtype = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}[prefix]
+    rng = np.random.default_rng(7)
+    spd = _spd(rng, (4,), 7, dtype)
+    spd[3, 2, 2] = -100.0  # not positive definite: info > 0, as LAPACK reports it
+    for lower in (True, False):
+        c, info = lapack_direct.potrf(prefix, spd, lower)
+        for i in range(4):
+            want, want_info = getattr(lapack, prefix + "potrf")(spd[i], lower=lower, clean=0)
+            assert_same(c[i], want)
+            assert info[i] == want_info
+    assert info[3] > 0
+    wide = _general(rng, (4, 7, 4), dtype)
+    lu, piv, info = lapack_direct.getrf(prefix, wide)
+    for i in range(4):
+        want_lu, want_piv, want_info = getattr(lapack, prefix + "getrf")(wide[i])
+        assert_same(lu[i], want_lu)
+        assert_same(piv[i], (want_piv + 1).astype(np.int32))
+        assert info[i] == want_info
+    for right, b in (
+        (False, _general(rng, (4, 7, 3), dtype)),
+        (True, _general(rng, (4, 3, 7), dtype)),
+    ):
+        for lower in (True, False):
+            for trans, code in (("N", 0), ("T", 1), ("C", 2)):
+                for unit in (False, True):
+                    x = lapack_direct.trsm(prefix, spd, b, right, lower, trans, unit)
+                    for i in range(4):
+                        want = getattr(blas, prefix + "trsm")(
+                            1.0,
+                            spd[i],
+                            b[i],
+                            side=int(right),
+                            lower=int(lower),
+                            trans_a=code,
+                            diag=int(unit),
+                        )
+                        assert_same(x[i], want)

@@ -23,7 +23,8 @@ from xlapy.interpreter.evaluator import Evaluator, custom_call_target
 from xlapy.ir.instruction import HloInstruction
 from xlapy.literal import Array, Value
 
-_PREFIX = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}
+PREFIX_DTYPES = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}
+"""LAPACK type prefix -> the numpy dtype its routines compute in."""
 
 Kernel = Callable[[str, dict[str, int], Sequence[Array]], tuple[object, ...]]
 """(LAPACK type prefix, backend_config, one batch element's operands) -> its outputs."""
@@ -49,7 +50,7 @@ _CHOICES = {"trans_x": "NTC"}
 """Character options with a closed set of values (the others read one value, else a default)."""
 
 
-def _flag(config: dict[str, int], name: str, default: str) -> str:
+def flag(config: dict[str, int], name: str, default: str) -> str:
     """A LAPACK character option stored as its ASCII code (``uplo = 76`` is 'L')."""
     return chr(config.get(name, ord(default)))
 
@@ -65,7 +66,7 @@ def _check_info(name: str, info: int) -> int:
 
 def _potrf(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    lower = _flag(config, "uplo", "L") == "L"
+    lower = flag(config, "uplo", "L") == "L"
     c, info = _scipy_routine("lapack", p + "potrf")(a, lower=lower, clean=0)
     return c, np.int32(_check_info("potrf", info))
 
@@ -96,8 +97,8 @@ def _orgqr(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
 
 def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    compute_v = _flag(config, "mode", "V") == "V"
-    lower = _flag(config, "uplo", "L") == "L"
+    compute_v = flag(config, "mode", "V") == "V"
+    lower = flag(config, "uplo", "L") == "L"
     name = p + ("heevd" if p in "cz" else "syevd")
     w, v, info = _scipy_routine("lapack", name)(a, compute_v=int(compute_v), lower=int(lower))
     if not compute_v:
@@ -107,7 +108,7 @@ def _syevd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
 
 def _gesdd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    mode = _flag(config, "mode", "A")
+    mode = flag(config, "mode", "A")
     m, n = a.shape
     k = min(m, n)
     full = mode == "A"
@@ -157,8 +158,8 @@ def _unpack_eigenvectors(wi: Array, v: Array, dtype: type[np.complexfloating[Any
 
 def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    left = _flag(config, "compute_left", "N") == "V"
-    right = _flag(config, "compute_right", "V") == "V"
+    left = flag(config, "compute_left", "N") == "V"
+    right = flag(config, "compute_right", "V") == "V"
     n = a.shape[0]
     complex_type = np.complex64 if p in "sc" else np.complex128
     if p in "sd":
@@ -180,8 +181,8 @@ def _geev(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object,
 
 def _gees(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    compute_v = _flag(config, "mode", "V") == "V"
-    if _flag(config, "sort", "N") != "N":
+    compute_v = flag(config, "mode", "V") == "V"
+    if flag(config, "sort", "N") != "N":
         raise InvalidArgument("lapack gees: eigenvalue sorting (sort != 'N') is not supported")
     results = _scipy_routine("lapack", p + "gees")(
         lambda *args: None, a, compute_v=int(compute_v), sort_t=0
@@ -209,7 +210,7 @@ def _gehrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
 
 def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     (a,) = ops
-    lower = _flag(config, "uplo", "L") == "L"
+    lower = flag(config, "uplo", "L") == "L"
     name = p + ("hetrd" if p in "cz" else "sytrd")
     n = a.shape[0]
     if n == 0:
@@ -221,10 +222,10 @@ def _sytrd(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object
 
 def _trsm(p: str, config: dict[str, int], ops: Sequence[Array]) -> tuple[object, ...]:
     a, b = ops
-    side = _flag(config, "side", "L")
-    lower = _flag(config, "uplo", "L") == "L"
-    trans = {"N": 0, "T": 1, "C": 2}[_flag(config, "trans_x", "N")]
-    unit = _flag(config, "diag", "N") == "U"
+    side = flag(config, "side", "L")
+    lower = flag(config, "uplo", "L") == "L"
+    trans = {"N": 0, "T": 1, "C": 2}[flag(config, "trans_x", "N")]
+    unit = flag(config, "diag", "N") == "U"
     if b.size == 0:
         return (b.copy(),)
     x = _scipy_routine("blas", p + "trsm")(
@@ -324,7 +325,7 @@ def run_element(
     """Runs the routine on one batch element's operands and stores its results at ``index``
     of ``outputs`` (one array per result, batch dimensions first)."""
     kernel, _ = ROUTINES[routine]
-    dtype = _PREFIX[prefix]
+    dtype = PREFIX_DTYPES[prefix]
     element = [np.array(x, dtype=dtype if x.dtype.kind in "fc" else x.dtype) for x in element]
     results = kernel(prefix, config, element)
     if len(results) != len(outputs):

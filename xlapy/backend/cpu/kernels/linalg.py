@@ -8,11 +8,20 @@ interpreter's eval, so results are bit for bit the interpreter's.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
-from xlapy.interpreter.evals.lapack import TARGETS, batch_dims, checked_config, run_element
+from xlapy.backend.cpu.kernels import lapack_direct
+from xlapy.interpreter.evals.lapack import (
+    PREFIX_DTYPES,
+    TARGETS,
+    batch_dims,
+    checked_config,
+    flag,
+    run_element,
+)
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
@@ -36,6 +45,13 @@ def lapack_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     out_shapes = [(count, *leaf.dims[len(batch) :]) for leaf in leaves]
     out_types = [leaf.element_type.numpy for leaf in leaves]
     is_tuple = instr.shape.is_tuple
+    direct = _direct(instr, prefix, routine, config, shapes, batch)
+    if direct is not None and count > 0:
+        return Kernel(
+            run=direct,
+            how=f"LAPACK {prefix}{routine}, {count} matrices in one numba loop",
+            views=(),
+        )
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         arrays = [np.asarray(v).reshape(s) for v, s in zip(operands, flat_shapes, strict=True)]
@@ -46,3 +62,72 @@ def lapack_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return results if is_tuple else results[0]
 
     return Kernel(run=run, how=f"LAPACK {prefix}{routine} per matrix, {count} matrices", views=())
+
+
+def _direct(
+    instr: HloInstruction,
+    prefix: str,
+    routine: str,
+    config: dict[str, int],
+    shapes: list[tuple[int, ...]],
+    batch: tuple[int, ...],
+) -> Callable[[list[Value], RunContext], Value] | None:
+    """The whole-batch numba loop of ``lapack_direct`` for potrf, getrf and trsm on non-empty
+    matrices of the routine's own type (None otherwise: the per-matrix path)."""
+    dtype = np.dtype(PREFIX_DTYPES[prefix])
+    types = [np.dtype(op.shape.element_type.numpy) for op in instr.operands]
+    cores = [s[len(batch) :] for s in shapes]
+    if any(d == 0 for core in cores for d in core):
+        return None
+    nb = len(batch)
+    core = cores[0]
+    expected = {
+        "potrf": [(shapes[0], dtype), (batch, np.dtype(np.int32))],
+        "getrf": [
+            (shapes[0], dtype),
+            ((*batch, min(core)), np.dtype(np.int32)),
+            (batch, np.dtype(np.int32)),
+        ],
+        "trsm": [(shapes[-1], dtype)],
+    }.get(routine)
+    leaves = [(tuple(s.dims), np.dtype(s.element_type.numpy)) for s in instr.shape.leaves()]
+    if leaves != expected:
+        return None
+    if routine == "potrf" and types == [dtype]:
+        lower = flag(config, "uplo", "L") == "L"
+
+        def run_potrf(operands: list[Value], ctx: RunContext) -> Value:
+            a = np.asarray(operands[0])
+            c, info = lapack_direct.potrf(prefix, a.reshape(-1, *a.shape[nb:]), lower)
+            return c.reshape(a.shape), info.reshape(batch)
+
+        return run_potrf
+    if routine == "getrf" and types == [dtype]:
+
+        def run_getrf(operands: list[Value], ctx: RunContext) -> Value:
+            a = np.asarray(operands[0])
+            lu, piv, info = lapack_direct.getrf(prefix, a.reshape(-1, *a.shape[nb:]))
+            return lu.reshape(a.shape), piv.reshape(*batch, -1), info.reshape(batch)
+
+        return run_getrf
+    if routine == "trsm" and types == [dtype, dtype]:
+        right = flag(config, "side", "L") == "R"
+        lower = flag(config, "uplo", "L") == "L"
+        trans = flag(config, "trans_x", "N")
+        unit = flag(config, "diag", "N") == "U"
+
+        def run_trsm(operands: list[Value], ctx: RunContext) -> Value:
+            a, b = (np.asarray(v) for v in operands)
+            x = lapack_direct.trsm(
+                prefix,
+                a.reshape(-1, *a.shape[nb:]),
+                b.reshape(-1, *b.shape[nb:]),
+                right,
+                lower,
+                trans,
+                unit,
+            )
+            return x.reshape(b.shape)
+
+        return run_trsm
+    return None
