@@ -259,7 +259,9 @@ def test_one_worker_at_a_time_and_one_off_runs_compile_now(
     a time, not one per module); ``xlapy.run(platform="cpu")`` returns the compiled program's
     result at once (no quick tier, no worker) even where tiers are on."""
     monkeypatch.setenv("XLAPY_TIERED", "1")
-    modules = [xlapy.load(EXACT.replace("HloModule exact", f"HloModule exact{i}")) for i in range(3)]
+    modules = [
+        xlapy.load(EXACT.replace("HloModule exact", f"HloModule exact{i}")) for i in range(3)
+    ]
     executables = [xlapy.compile(m, cache_dir=tmp_path, tiered=True) for m in modules]
     most, deadline = 0, time.monotonic() + 600
     while not all(exe.tier == "compiled" for exe in executables):
@@ -321,3 +323,25 @@ def test_jit_starts_on_the_quick_tier(tmp_path: Path, monkeypatch: pytest.Monkey
     second = f(x, k)
     assert _same_bits(list(first), list(second))
     assert _same_bits(list(second), [x * x + x, np.sum(k * k, axis=1, dtype=np.int32)])
+
+
+def test_a_dropped_executable_starts_no_worker(tmp_path: Path) -> None:
+    """A compile queued for the worker slot whose executable is gone when the slot frees
+    starts no worker (a shape sweep drops most of its executables)."""
+    import gc
+
+    with tiers._worker_slot:  # both queue until the slot frees; one is dropped meanwhile
+        kept = xlapy.compile(xlapy.load(EXACT), cache_dir=tmp_path, tiered=True)
+        other = EXACT.replace("f32[64,32]", "f32[64,33]").replace("s32[64,32]", "s32[64,33]")
+        dropped = xlapy.compile(xlapy.load(other), cache_dir=tmp_path, tiered=True)
+        state = dropped.tier_state
+        watcher = dropped.tier_watcher
+        assert state is not None
+        assert watcher is not None
+        del dropped
+        gc.collect()
+    watcher.join(timeout=300)
+    assert not watcher.is_alive()
+    assert state.worker == 0
+    assert "dropped" in state.note
+    assert kept.wait_compiled(timeout=300), kept.report()

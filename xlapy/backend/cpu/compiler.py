@@ -274,8 +274,11 @@ def _quick_tier(
         max_while_iterations=options.max_while_iterations,
     )
     state = tiers.TierState()
+    alive = weakref.ref(exe)  # the background holds none: a dropped executable is not built
 
     def build(optimized: HloModule | None) -> None:
+        if alive() is None:
+            return
         try:
             notes = ["passes: none here (run by the background worker, or cached)"]
             if optimized is None:  # the worker failed: compile here
@@ -290,7 +293,9 @@ def _quick_tier(
                 f"after the quick tier started (kernels {program.compile_seconds:.3f} s in this "
                 "process)"
             )
-            exe.install_tier(optimized, program, header)
+            target = alive()
+            if target is not None:
+                target.install_tier(optimized, program, header)
             state.status = "compiled"
         except Exception as err:  # the quick tier stays; the report says why
             state.seconds = time.perf_counter() - state.started
@@ -302,7 +307,9 @@ def _quick_tier(
         state.status = "loading"
         exe.tier_watcher = tiers.load_in_background(key, options, state, build)
     else:
-        exe.tier_watcher = tiers.compile_in_background(text, key, options, state, build)
+        exe.tier_watcher = tiers.compile_in_background(
+            text, key, options, state, build, lambda: alive() is not None
+        )
     return exe
 
 

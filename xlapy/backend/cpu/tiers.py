@@ -200,15 +200,22 @@ def compile_in_background(
     options: CompileOptions,
     state: TierState,
     build: Callable[[HloModule | None], None],
+    wanted: Callable[[], bool] = lambda: True,
 ) -> threading.Thread:
-    """Starts a worker on ``text`` and a watcher thread that, once the worker is done, calls
-    ``build(optimized module)`` (the module loaded from the cache), or ``build(None)`` when the
-    worker failed (the caller then compiles in this process). Returns the watcher."""
+    """A watcher thread that starts a worker on ``text`` once the worker slot is free and,
+    once the worker is done, calls ``build(optimized module)`` (the module loaded from the
+    cache), or ``build(None)`` when the worker failed (the caller then compiles in this
+    process). A compile no longer ``wanted()`` when the slot frees (its executable was
+    dropped meanwhile) starts no worker. Returns the watcher."""
     state.started = time.perf_counter()
 
     def watch() -> None:
         with _worker_slot:  # one worker at a time: a loop of compiles queues, never forks N
             if _exiting.is_set():
+                return
+            if not wanted():
+                state.status = "failed"
+                state.note = "not compiled: the executable was dropped before a worker was free"
                 return
             proc, request = start_worker(key, options)
             state.worker = proc.pid
