@@ -155,3 +155,55 @@ def test_direct_batched_routines_equal_scipy_wrappers(prefix):
                             diag=int(unit),
                         )
                         assert_same(x[i], want)
+
+
+@pytest.mark.parametrize("prefix", ["s", "d", "c", "z"])
+def test_direct_workspace_routines_equal_scipy_wrappers(prefix):
+    """geqrf, orgqr/ungqr and syevd with scipy's default workspaces give scipy's bits, on
+    shapes where the workspace decides the block size; operands are never overwritten (a
+    one-column matrix is contiguous either way)."""
+    import scipy.linalg.lapack as lapack
+
+    from xlapy.backend.cpu.kernels import lapack_direct
+
+    dtype = {"s": np.float32, "d": np.float64, "c": np.complex64, "z": np.complex128}[prefix]
+    rng = np.random.default_rng(8)
+    for m, n in ((100, 70), (48, 32), (5, 1)):
+        a = _general(rng, (2, m, n), dtype)
+        before = a.copy()
+        qr, tau, _ = lapack_direct.geqrf(prefix, a)
+        q, _ = lapack_direct.orgqr(prefix, qr, tau)
+        assert_same(a, before)
+        name = prefix + ("ungqr" if prefix in "cz" else "orgqr")
+        for i in range(2):
+            want_qr, want_tau, _, _ = getattr(lapack, prefix + "geqrf")(a[i])
+            assert_same(qr[i], want_qr)
+            assert_same(tau[i], want_tau)
+            assert_same(q[i], getattr(lapack, name)(want_qr, want_tau)[0])
+    if prefix in "sd":
+        for n in (70, 1):
+            s = _spd(rng, (2,), n, dtype)
+            before = s.copy()
+            for lower in (True, False):
+                v, w, info = lapack_direct.syevd(prefix, s, lower)
+                for i in range(2):
+                    want_w, want_v, want_info = getattr(lapack, prefix + "syevd")(
+                        s[i], compute_v=1, lower=int(lower)
+                    )
+                    assert_same(v[i], want_v)
+                    assert_same(w[i], want_w)
+                    assert info[i] == want_info
+            assert_same(s, before)
+
+
+def test_direct_trsm_leaves_a_one_column_operand_alone():
+    from xlapy.backend.cpu.kernels import lapack_direct
+
+    rng = np.random.default_rng(9)
+    a = _spd(rng, (3,), 6, np.float64)
+    b = _general(rng, (3, 6, 1), np.float64)
+    before_a, before_b = a.copy(), b.copy()
+    lapack_direct.trsm("d", a, b, False, True, "N", False)
+    lapack_direct.potrf("d", a, True)
+    assert_same(a, before_a)
+    assert_same(b, before_b)

@@ -72,8 +72,9 @@ def _direct(
     shapes: list[tuple[int, ...]],
     batch: tuple[int, ...],
 ) -> Callable[[list[Value], RunContext], Value] | None:
-    """The whole-batch numba loop of ``lapack_direct`` for potrf, getrf and trsm on non-empty
-    matrices of the routine's own type (None otherwise: the per-matrix path)."""
+    """The whole-batch numba loop of ``lapack_direct`` for potrf, getrf, trsm, geqrf,
+    orgqr/ungqr and real syevd on non-empty matrices of the routine's own type (None
+    otherwise: the per-matrix path)."""
     dtype = np.dtype(PREFIX_DTYPES[prefix])
     types = [np.dtype(op.shape.element_type.numpy) for op in instr.operands]
     cores = [s[len(batch) :] for s in shapes]
@@ -89,6 +90,14 @@ def _direct(
             (batch, np.dtype(np.int32)),
         ],
         "trsm": [(shapes[-1], dtype)],
+        "geqrf": [(shapes[0], dtype), ((*batch, min(core)), dtype)],
+        "orgqr": [(shapes[0], dtype)],
+        "ungqr": [(shapes[0], dtype)],
+        "syevd": [
+            (shapes[0], dtype),
+            ((*batch, core[0]), dtype),
+            (batch, np.dtype(np.int32)),
+        ],
     }.get(routine)
     leaves = [(tuple(s.dims), np.dtype(s.element_type.numpy)) for s in instr.shape.leaves()]
     if leaves != expected:
@@ -130,4 +139,31 @@ def _direct(
             return x.reshape(b.shape)
 
         return run_trsm
+    if routine == "geqrf" and types == [dtype]:
+
+        def run_geqrf(operands: list[Value], ctx: RunContext) -> Value:
+            a = np.asarray(operands[0])
+            qr, tau, _ = lapack_direct.geqrf(prefix, a.reshape(-1, *a.shape[nb:]))
+            return qr.reshape(a.shape), tau.reshape(*batch, -1)
+
+        return run_geqrf
+    if routine in ("orgqr", "ungqr") and types == [dtype, dtype] and core[0] >= core[1]:
+
+        def run_orgqr(operands: list[Value], ctx: RunContext) -> Value:
+            a, tau = (np.asarray(v) for v in operands)
+            q, _ = lapack_direct.orgqr(
+                prefix, a.reshape(-1, *a.shape[nb:]), tau.reshape(-1, tau.shape[-1])
+            )
+            return q.reshape(a.shape)
+
+        return run_orgqr
+    if routine == "syevd" and types == [dtype] and flag(config, "mode", "V") == "V":
+        lower = flag(config, "uplo", "L") == "L"
+
+        def run_syevd(operands: list[Value], ctx: RunContext) -> Value:
+            a = np.asarray(operands[0])
+            v, w, info = lapack_direct.syevd(prefix, a.reshape(-1, *a.shape[nb:]), lower)
+            return v.reshape(a.shape), w.reshape(*batch, -1), info.reshape(batch)
+
+        return run_syevd
     return None
