@@ -1,10 +1,10 @@
-"""Batched LAPACK/BLAS calls without Python per matrix: ``potrf``, ``getrf``, ``trsm``,
-``geqrf``, ``orgqr``/``ungqr`` and real ``syevd`` of a whole batch in one numba loop over
-scipy's own routines (``scipy.linalg.cython_lapack`` / ``cython_blas``, the library the
-interpreter's ``scipy.linalg.lapack`` wrappers call). Each matrix gets the call the scipy
-wrapper makes (same routine, arguments and default workspace sizes, which decide LAPACK's
-block sizes; a column-major copy of the logical matrix), so results are the interpreter's bit
-for bit.
+"""Batched LAPACK/BLAS calls without the Python wrapper per matrix: ``potrf``, ``getrf``,
+``trsm``, ``geqrf``, ``orgqr``/``ungqr`` and real ``syevd`` of a whole batch through scipy's
+own C entry points (``scipy.linalg.cython_lapack`` / ``cython_blas``, the library the
+interpreter's ``scipy.linalg.lapack`` wrappers call), one ctypes call per matrix (about a
+microsecond, nothing to compile). Each matrix gets the call the scipy wrapper makes (same
+routine, arguments and default workspace sizes, which decide LAPACK's block sizes; a
+column-major copy of the logical matrix), so results are the interpreter's bit for bit.
 
 Used by ``kernels/linalg.py`` for non-empty matrices whose operand and result types are the
 routine's own; the other routines and cases keep the per-matrix path.
@@ -15,152 +15,53 @@ from __future__ import annotations
 import ctypes
 from collections.abc import Callable
 
-import numba
 import numpy as np
 from numba.extending import get_cython_function_address
 
 from xlapy.literal import Array
 
-_VP = ctypes.c_void_p
-
-
-def _routine(module: str, name: str, nargs: int) -> Callable[..., None]:
-    """The C entry point ``name`` of ``scipy.linalg.<module>`` as a ctypes function of
-    ``nargs`` pointer arguments (Fortran calling convention: every argument by address)."""
-    address = get_cython_function_address(f"scipy.linalg.{module}", name)
-    return ctypes.CFUNCTYPE(None, *([_VP] * nargs))(address)  # type: ignore[no-any-return]
-
+_NARGS = {"potrf": 5, "getrf": 6, "trsm": 11, "geqrf": 8, "orgqr": 9, "ungqr": 9, "syevd": 11}
+"""Arguments of each routine (Fortran calling convention: every argument by address)."""
 
 _CACHE: dict[str, Callable[..., None]] = {}
 
 
-def _potrf_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(a: Array, uplo: Array, n: Array, info: Array) -> None:
-        for i in range(a.shape[0]):
-            fn(uplo.ctypes, n.ctypes, a[i].ctypes, n.ctypes, info[i:].ctypes)
-
-    return loop  # type: ignore[no-any-return]
-
-
-def _getrf_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(a: Array, mn: Array, piv: Array, info: Array) -> None:
-        for i in range(a.shape[0]):
-            fn(
-                mn[0:].ctypes,
-                mn[1:].ctypes,
-                a[i].ctypes,
-                mn[0:].ctypes,
-                piv[i].ctypes,
-                info[i:].ctypes,
-            )
-
-    return loop  # type: ignore[no-any-return]
-
-
-def _trsm_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(a: Array, b: Array, flags: Array, dims: Array, alpha: Array) -> None:
-        # dims: m, n, lda, ldb
-        for i in range(a.shape[0]):
-            fn(
-                flags[0:].ctypes,
-                flags[1:].ctypes,
-                flags[2:].ctypes,
-                flags[3:].ctypes,
-                dims[0:].ctypes,
-                dims[1:].ctypes,
-                alpha.ctypes,
-                a[i].ctypes,
-                dims[2:].ctypes,
-                b[i].ctypes,
-                dims[3:].ctypes,
-            )
-
-    return loop  # type: ignore[no-any-return]
-
-
-def _geqrf_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(a: Array, tau: Array, dims: Array, work: Array, info: Array) -> None:
-        # dims: m, n, lwork
-        for i in range(a.shape[0]):
-            fn(
-                dims[0:].ctypes,
-                dims[1:].ctypes,
-                a[i].ctypes,
-                dims[0:].ctypes,
-                tau[i].ctypes,
-                work.ctypes,
-                dims[2:].ctypes,
-                info[i:].ctypes,
-            )
-
-    return loop  # type: ignore[no-any-return]
-
-
-def _orgqr_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(a: Array, tau: Array, dims: Array, work: Array, info: Array) -> None:
-        # dims: m, n, k, lwork
-        for i in range(a.shape[0]):
-            fn(
-                dims[0:].ctypes,
-                dims[1:].ctypes,
-                dims[2:].ctypes,
-                a[i].ctypes,
-                dims[0:].ctypes,
-                tau[i].ctypes,
-                work.ctypes,
-                dims[3:].ctypes,
-                info[i:].ctypes,
-            )
-
-    return loop  # type: ignore[no-any-return]
-
-
-def _syevd_loop(fn: Callable[..., None]) -> Callable[..., None]:
-    @numba.njit
-    def loop(
-        a: Array, w: Array, flags: Array, dims: Array, work: Array, iwork: Array, info: Array
-    ) -> None:
-        # flags: jobz, uplo; dims: n, lwork, liwork
-        for i in range(a.shape[0]):
-            fn(
-                flags[0:].ctypes,
-                flags[1:].ctypes,
-                dims[0:].ctypes,
-                a[i].ctypes,
-                dims[0:].ctypes,
-                w[i].ctypes,
-                work.ctypes,
-                dims[1:].ctypes,
-                iwork.ctypes,
-                dims[2:].ctypes,
-                info[i:].ctypes,
-            )
-
-    return loop  # type: ignore[no-any-return]
-
-
-_LOOPS = {
-    "potrf": ("cython_lapack", 5, _potrf_loop),
-    "getrf": ("cython_lapack", 6, _getrf_loop),
-    "trsm": ("cython_blas", 11, _trsm_loop),
-    "geqrf": ("cython_lapack", 8, _geqrf_loop),
-    "orgqr": ("cython_lapack", 9, _orgqr_loop),
-    "ungqr": ("cython_lapack", 9, _orgqr_loop),
-    "syevd": ("cython_lapack", 11, _syevd_loop),
-}
-
-
-def _loop(kind: str, prefix: str) -> Callable[..., None]:
+def _fn(kind: str, prefix: str) -> Callable[..., None]:
+    """The C entry point of ``prefix + kind`` as a ctypes function of pointer arguments."""
     key = prefix + kind
     if key not in _CACHE:
-        module, nargs, make = _LOOPS[kind]
-        _CACHE[key] = make(_routine(module, key, nargs))
+        module = "cython_blas" if kind == "trsm" else "cython_lapack"
+        address = get_cython_function_address(f"scipy.linalg.{module}", key)
+        _CACHE[key] = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * _NARGS[kind]))(address)
     return _CACHE[key]
+
+
+def _addr(x: Array) -> int:
+    return int(x.ctypes.data)
+
+
+def _batch_call(
+    kind: str, prefix: str, args: list[Array | None], batched: dict[int, Array]
+) -> None:
+    """Calls the routine once per matrix. ``args`` holds the arrays passed by address (None
+    at the positions of ``batched``); an argument at a position of ``batched`` points at the
+    next matrix (row) of its C-contiguous batch array on each call."""
+    fn = _fn(kind, prefix)
+    count = next(iter(batched.values())).shape[0]
+    call: list[int] = [0 if x is None else _addr(x) for x in args]
+    bases = [(p, _addr(x), x.strides[0]) for p, x in batched.items()]
+    for i in range(count):
+        for p, base, stride in bases:
+            call[p] = base + i * stride
+        fn(*call)
+
+
+def _ints(*values: int) -> list[Array]:
+    return [np.array([v], np.int32) for v in values]
+
+
+def _chars(*values: str) -> list[Array]:
+    return [np.array([ord(v)], np.uint8) for v in values]
 
 
 def _fortran(a: Array) -> Array:
@@ -170,7 +71,7 @@ def _fortran(a: Array) -> Array:
 
 
 def _logical(f: Array) -> Array:
-    return np.swapaxes(f, -1, -2)
+    return np.ascontiguousarray(np.swapaxes(f, -1, -2))
 
 
 def potrf(prefix: str, a: Array, lower: bool) -> tuple[Array, Array]:
@@ -178,10 +79,10 @@ def potrf(prefix: str, a: Array, lower: bool) -> tuple[Array, Array]:
     left as it was (scipy's ``clean=0``)."""
     f = _fortran(a)
     info = np.zeros(f.shape[0], np.int32)
-    uplo = np.array([ord("L" if lower else "U")], np.uint8)
-    n = np.array([f.shape[1]], np.int32)
-    _loop("potrf", prefix)(f, uplo, n, info)
-    return np.ascontiguousarray(_logical(f)), info
+    (uplo,) = _chars("L" if lower else "U")
+    (n,) = _ints(f.shape[1])
+    _batch_call("potrf", prefix, [uplo, n, None, n, None], {2: f, 4: info})
+    return _logical(f), info
 
 
 def getrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
@@ -190,8 +91,9 @@ def getrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     m, n = a.shape[-2], a.shape[-1]
     piv = np.zeros((f.shape[0], min(m, n)), np.int32)
     info = np.zeros(f.shape[0], np.int32)
-    _loop("getrf", prefix)(f, np.array([m, n], np.int32), piv, info)
-    return np.ascontiguousarray(_logical(f)), piv, info
+    pm, pn = _ints(m, n)
+    _batch_call("getrf", prefix, [pm, pn, None, pm, None, None], {2: f, 4: piv, 5: info})
+    return _logical(f), piv, info
 
 
 def trsm(
@@ -201,19 +103,14 @@ def trsm(
     non-empty."""
     fa, fb = _fortran(a), _fortran(b)
     m, n = b.shape[-2], b.shape[-1]
-    flags = np.array(
-        [
-            ord("R" if right else "L"),
-            ord("L" if lower else "U"),
-            ord(trans),
-            ord("U" if unit else "N"),
-        ],
-        np.uint8,
+    side, uplo, transa, diag = _chars(
+        "R" if right else "L", "L" if lower else "U", trans, "U" if unit else "N"
     )
-    dims = np.array([m, n, a.shape[-2], m], np.int32)
+    pm, pn, lda = _ints(m, n, a.shape[-2])
     alpha = np.ones(1, a.dtype)
-    _loop("trsm", prefix)(fa, fb, flags, dims, alpha)
-    return np.ascontiguousarray(_logical(fb))
+    args = [side, uplo, transa, diag, pm, pn, alpha, None, lda, None, pm]
+    _batch_call("trsm", prefix, args, {7: fa, 9: fb})
+    return _logical(fb)
 
 
 def geqrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
@@ -224,10 +121,11 @@ def geqrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     tau = np.zeros((f.shape[0], min(m, n)), a.dtype)
     info = np.zeros(f.shape[0], np.int32)
     lwork = max(3 * n, 1)
-    _loop("geqrf", prefix)(
-        f, tau, np.array([m, n, lwork], np.int32), np.zeros(lwork, a.dtype), info
-    )
-    return np.ascontiguousarray(_logical(f)), tau, info
+    pm, pn, plwork = _ints(m, n, lwork)
+    work = np.zeros(lwork, a.dtype)
+    args = [pm, pn, None, pm, None, work, plwork, None]
+    _batch_call("geqrf", prefix, args, {2: f, 4: tau, 7: info})
+    return _logical(f), tau, info
 
 
 def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
@@ -237,10 +135,12 @@ def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
     m, n = a.shape[-2], a.shape[-1]
     info = np.zeros(f.shape[0], np.int32)
     lwork = max(3 * n, 1)
-    dims = np.array([m, n, tau.shape[-1], lwork], np.int32)
+    pm, pn, pk, plwork = _ints(m, n, tau.shape[-1], lwork)
+    work = np.zeros(lwork, a.dtype)
     kind = "ungqr" if prefix in "cz" else "orgqr"
-    _loop(kind, prefix)(f, np.ascontiguousarray(tau), dims, np.zeros(lwork, a.dtype), info)
-    return np.ascontiguousarray(_logical(f)), info
+    args = [pm, pn, pk, None, pm, None, work, plwork, None]
+    _batch_call(kind, prefix, args, {3: f, 5: np.ascontiguousarray(tau), 8: info})
+    return _logical(f), info
 
 
 def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
@@ -251,8 +151,9 @@ def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
     w = np.zeros((f.shape[0], n), a.dtype)
     info = np.zeros(f.shape[0], np.int32)
     lwork, liwork = max(1 + 6 * n + 2 * n * n, 1), 3 + 5 * n
-    flags = np.array([ord("V"), ord("L" if lower else "U")], np.uint8)
-    dims = np.array([n, lwork, liwork], np.int32)
+    jobz, uplo = _chars("V", "L" if lower else "U")
+    pn, plwork, pliwork = _ints(n, lwork, liwork)
     work, iwork = np.zeros(lwork, a.dtype), np.zeros(liwork, np.int32)
-    _loop("syevd", prefix)(f, w, flags, dims, work, iwork, info)
-    return np.ascontiguousarray(_logical(f)), w, info
+    args = [jobz, uplo, pn, None, pn, None, work, plwork, iwork, pliwork, None]
+    _batch_call("syevd", prefix, args, {3: f, 5: w, 10: info})
+    return _logical(f), w, info

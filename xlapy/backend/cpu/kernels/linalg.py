@@ -49,7 +49,7 @@ def lapack_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if direct is not None and count > 0:
         return Kernel(
             run=direct,
-            how=f"LAPACK {prefix}{routine}, {count} matrices in one numba loop",
+            how=f"LAPACK {prefix}{routine}, {count} matrices, one C call each",
             views=(),
         )
 
@@ -72,7 +72,7 @@ def _direct(
     shapes: list[tuple[int, ...]],
     batch: tuple[int, ...],
 ) -> Callable[[list[Value], RunContext], Value] | None:
-    """The whole-batch numba loop of ``lapack_direct`` for potrf, getrf, trsm, geqrf,
+    """The whole-batch C calls of ``lapack_direct`` for potrf, getrf, trsm, geqrf,
     orgqr/ungqr and real syevd on non-empty matrices of the routine's own type (None
     otherwise: the per-matrix path)."""
     dtype = np.dtype(PREFIX_DTYPES[prefix])
