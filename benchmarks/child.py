@@ -103,7 +103,7 @@ def interpret_main(args: argparse.Namespace) -> dict[str, object]:
         start = time.perf_counter()
         try:
             for _ in range(calls):
-                outputs = xlapy.run(module, *inputs)
+                outputs = xlapy.run(module, *inputs, platform="interpreter")
         except _Timeout:
             return {"timed_out": True, "times": times}
         finally:

@@ -95,7 +95,7 @@ def profile_run(module: HloModule, inputs: Sequence[np.ndarray]) -> Profile:
     profile = Profile()
     with _instrumented(profile):
         start = time.perf_counter()
-        xlapy.run(module, *inputs)
+        xlapy.run(module, *inputs, platform="interpreter")
         profile.total = time.perf_counter() - start
     return profile
 

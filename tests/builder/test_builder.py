@@ -66,7 +66,7 @@ def test_sub_builder_and_python_function_computations():
     ops.Tuple(b, [m, s])
     module = b.build()
     assert len(module.computations) == 3
-    (result,) = [xlapy.run(module, np.array([3, -1, 7, 2, 0], np.int32))]
+    (result,) = [xlapy.run(module, np.array([3, -1, 7, 2, 0], np.int32), platform="interpreter")]
     assert [int(v) for v in result] == [7, 11]
 
 
@@ -109,7 +109,7 @@ def test_python_operators_build_ops():
     module = b.build()
     xv = np.array([[1, -2], [3, 4]], np.float32)
     yv = np.array([[2, 2], [1, -1]], np.float32)
-    got = xlapy.run(module, xv, yv)
+    got = xlapy.run(module, xv, yv, platform="interpreter")
     want = [xv + yv, xv - 1, 2 * xv, xv / yv, -xv, abs(xv), xv @ yv, xv < yv, xv >= 1, xv.T, xv**2]
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
@@ -138,7 +138,7 @@ def test_indexing():
     assert [p.shape.dims for p in parts] == [(5,), (4,), (2, 3), (4, 5, 1), (), (5,), (2,)]
     ops.Tuple(b, parts)
     xv = np.arange(20, dtype=np.int32).reshape(4, 5)
-    got = xlapy.run(b.build(), xv, np.int32(2))
+    got = xlapy.run(b.build(), xv, np.int32(2), platform="interpreter")
     want = [xv[1], xv[:, 2], xv[1:3, ::2], xv[..., None], xv[-1, -2], xv[2], xv[2, 1:3]]
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)
@@ -193,6 +193,6 @@ def test_scaled_dot_builds_and_runs_with_spec_operand_order():
         DotDimensionNumbers(lhs_contracting_dimensions=[1], rhs_contracting_dimensions=[0]),
         preferred_element_type=xlapy.dtypes.F32,
     )
-    (got,) = xlapy.run(b.build())
+    (got,) = xlapy.run(b.build(), platform="interpreter")
     expected = (lhs.astype(np.float32) * [[2.0], [0.5]]) @ (rhs.astype(np.float32) * [1, 2, 4])
     np.testing.assert_array_equal(got, expected.astype(np.float32))

@@ -148,7 +148,7 @@ def test_parsed_module_runs_like_the_built_one():
     _shapes(b)
     module = b.build()
     x = np.arange(24, dtype=np.int32).reshape(4, 6)
-    want = xlapy.run(module, x)
-    got = xlapy.run(hlo_parser.parse_hlo(hlo_printer.print_hlo(module)), x)
+    want = xlapy.run(module, x, platform="interpreter")
+    got = xlapy.run(hlo_parser.parse_hlo(hlo_printer.print_hlo(module)), x, platform="interpreter")
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, w)

@@ -55,7 +55,7 @@ def test_mlir_dense_integer_with_leading_zeros():
         "  return %0 : tensor<2xi32>",
         "tensor<2xi32>",
     )
-    (result,) = xlapy.run(xlapy.load(text))
+    (result,) = xlapy.run(xlapy.load(text), platform="interpreter")
     np.testing.assert_array_equal(result, np.array([1, -16], np.int32))
 
 
@@ -79,7 +79,7 @@ def test_builder_constant_from_array_refuses_ragged_and_non_numbers(value):
 
 def test_builder_constant_from_array_keeps_the_dtype():
     b = xlapy.XlaBuilder("m")
-    (result,) = xlapy.run(b.build(ops.ConstantFromArray(b, np.array([1, 2], np.int8))))
+    (result,) = xlapy.run(b.build(ops.ConstantFromArray(b, np.array([1, 2], np.int8))), platform="interpreter")
     np.testing.assert_array_equal(result, np.array([1, 2], np.int8))
 
 
@@ -139,7 +139,7 @@ def test_nesting_below_the_bound_still_parses_and_runs():
         )
     body = inner.replace("stablehlo.return %r59", "func.return %r59")
     text = f"func.func @main(%i: tensor<i32>, %a: tensor<f32>) -> tensor<f32> {{\n{body}\n}}\n"
-    (result,) = xlapy.run(xlapy.load(text), np.int32(0), np.float32(2.5))
+    (result,) = xlapy.run(xlapy.load(text), np.int32(0), np.float32(2.5), platform="interpreter")
     assert result == np.float32(2.5)
 
 
@@ -348,7 +348,7 @@ def test_mlir_replica_groups_padding_is_only_minus_one():
     ):
         xlapy.load(text)
     padded = _MLIR_ALL_REDUCE.format(attrs="replica_groups = dense<[[0, -1]]> : tensor<1x2xi64>")
-    assert xlapy.run(xlapy.load(padded), np.float32(3)) == [np.float32(3)]
+    assert xlapy.run(xlapy.load(padded), np.float32(3), platform="interpreter") == [np.float32(3)]
 
 
 # ---- indexing analysis ------------------------------------------------------------------------
@@ -481,7 +481,7 @@ def test_names_that_hlo_text_cannot_hold_are_sanitized_and_round_trip():
     )
     lowered = print_hlo(xlapy.load(mlir))
     assert "to_apply=%_lambda_" in lowered
-    assert xlapy.run(xlapy.load(lowered), np.float32(2)) == [np.float32(-2)]
+    assert xlapy.run(xlapy.load(lowered), np.float32(2), platform="interpreter") == [np.float32(-2)]
 
 
 def test_async_start_of_an_op_with_its_own_start_op_prints_generically():
@@ -505,7 +505,7 @@ ENTRY e {
     printed = print_hlo(xlapy.load(text))
     assert "async-start(%p), calls=%wrapped" in printed
     value = np.arange(6, dtype=np.float32)
-    np.testing.assert_array_equal(xlapy.run(xlapy.load(printed), value)[0], value)
+    np.testing.assert_array_equal(xlapy.run(xlapy.load(printed), value, platform="interpreter")[0], value)
 
 
 @pytest.mark.parametrize(
@@ -527,7 +527,7 @@ def test_collective_sized_for_other_groups_is_a_clear_error(op):
         match=r"r: the declared result .* is sized for groups "
         r"of another size; this run's group \[0\] gives f32\[8\]",
     ):
-        xlapy.run(xlapy.load(text), np.ones(8, np.float32))
+        xlapy.run(xlapy.load(text), np.ones(8, np.float32), platform="interpreter")
 
 
 def test_builder_errors_name_the_function():
@@ -543,7 +543,7 @@ def test_run_with_too_few_arguments_names_run():
     b = xlapy.XlaBuilder("m")
     module = b.build(ops.Neg(ops.Parameter(b, 0, "f32[]")))
     with pytest.raises(InvalidArgument, match=r"^run: m takes 1 arguments \(f32\[\]\); got 0"):
-        xlapy.run(module)
+        xlapy.run(module, platform="interpreter")
 
 
 def test_int_attributes_beyond_int64_are_refused_where_they_are_made():
@@ -589,7 +589,7 @@ def test_mlir_unknown_string_escape_is_located(string, column):
     with pytest.raises(ParseError, match=rf"<string>:1:{column}: error: unknown escape"):
         xlapy.load(text)
     good = text.replace(string, r'"a\\b\"\n\t\41"')
-    assert xlapy.run(xlapy.load(good)) == [np.float32(1)]
+    assert xlapy.run(xlapy.load(good), platform="interpreter") == [np.float32(1)]
 
 
 def test_builder_reduce_window_and_sort_of_no_operands():
@@ -667,7 +667,7 @@ def _call_chain(levels: int) -> str:
 def test_nested_calls_are_bounded_at_load_and_run():
     # A chain of 1500 calls was a RecursionError in the verifier, the memory estimate and the
     # evaluator.
-    assert xlapy.run(xlapy.load(_call_chain(63)), np.float32(2)) == [np.float32(-2)]
+    assert xlapy.run(xlapy.load(_call_chain(63)), np.float32(2), platform="interpreter") == [np.float32(-2)]
     with pytest.raises(
         VerificationError,
         match=r"\[call-depth\]: calls computations nested 64 "
@@ -676,7 +676,7 @@ def test_nested_calls_are_bounded_at_load_and_run():
         xlapy.load(_call_chain(64))
     unverified = xlapy.load(_call_chain(1500), verify=False)
     with pytest.raises(VerificationError, match=r"\[call-depth\]"):
-        xlapy.run(unverified, np.float32(2))
+        xlapy.run(unverified, np.float32(2), platform="interpreter")
 
 
 def test_non_positive_channel_id_means_no_channel_in_shape_inference_too():
@@ -711,7 +711,7 @@ def test_dynamic_pad_sizes_are_checked_before_padding():
         match=r"the padded sizes must be >= 0 and match the result shape"
         r" .*; got \[2147483651\]",
     ):
-        xlapy.run(xlapy.load(text))
+        xlapy.run(xlapy.load(text), platform="interpreter")
 
 
 def test_builder_refuses_results_beyond_int64():
@@ -740,7 +740,7 @@ def test_lapack_character_options_out_of_range():
         match=r"custom-call c: backend_config uplo must be an "
         r"ASCII character code \(76 for 'L'\); got 10{30}",
     ):
-        xlapy.run(xlapy.load(text), np.eye(2, dtype=np.float32))
+        xlapy.run(xlapy.load(text), np.eye(2, dtype=np.float32), platform="interpreter")
 
 
 def test_mlir_dense_unterminated_bracket():
@@ -800,7 +800,7 @@ def test_async_start_of_a_constant_prints_generically():
     done = ops.AsyncDone(ops.AsyncStart(b, [], lambda: 2.5))
     text = print_hlo(b.build(done))
     assert "async-start(), calls=" in text
-    assert xlapy.run(xlapy.load(text), np.float32(0)) == [np.float32(2.5)]
+    assert xlapy.run(xlapy.load(text), np.float32(0), platform="interpreter") == [np.float32(2.5)]
 
 
 def test_composite_version_must_be_an_integer():

@@ -121,7 +121,7 @@ def test_run_stops_an_infinite_loop(platform: str) -> None:
 def test_loops_under_the_bound_run_unchanged(kind: str) -> None:
     module = xlapy.load(NESTED)
     x = np.float32(0.75)
-    want = xlapy.run(module, x)
+    want = xlapy.run(module, x, platform="interpreter")
     assert want == [np.float32(0.75 * 1.5**15)]
     for limit in (None, 5, 6, 1000):  # the inner loop makes exactly 5 iterations per run
         got = _compile(module, kind, limit)(x)
@@ -163,7 +163,7 @@ def test_bounded_executables_from_eight_threads() -> None:
 def test_the_bound_must_be_a_positive_int(value: object) -> None:
     module = _infinite()
     with pytest.raises(InvalidArgument, match=r"run: max_while_iterations must be a positive"):
-        xlapy.run(module, X, max_while_iterations=value)  # type: ignore[arg-type]
+        xlapy.run(module, X, max_while_iterations=value, platform="interpreter")  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match=r"compile: max_while_iterations must be a posi"):
         xlapy.compile(module, max_while_iterations=value)  # type: ignore[arg-type]
 

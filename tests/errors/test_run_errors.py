@@ -27,9 +27,9 @@ def module():
 
 
 def test_runs_with_good_arguments(module):
-    (out,) = xlapy.run(module, np.array([1, 2], np.float32), 3)
+    (out,) = xlapy.run(module, np.array([1, 2], np.float32), 3, platform="interpreter")
     np.testing.assert_array_equal(out, np.array([4, 5], np.float32))
-    (out,) = xlapy.run(module, [1.0, 2], np.uint8(1))
+    (out,) = xlapy.run(module, [1.0, 2], np.uint8(1), platform="interpreter")
     np.testing.assert_array_equal(out, np.array([2, 3], np.float32))
 
 
@@ -51,7 +51,7 @@ def test_runs_with_good_arguments(module):
 )  # fmt: skip
 def test_bad_arguments(module, args, fragments):
     with pytest.raises(InvalidArgument) as info:
-        xlapy.run(module, *args)
+        xlapy.run(module, *args, platform="interpreter")
     for fragment in fragments:
         assert fragment in str(info.value)
 
@@ -68,23 +68,23 @@ def test_bad_arguments(module, args, fragments):
 )
 def test_bad_options(module, options, message):
     with pytest.raises(InvalidArgument, match=message.replace("(", r"\(").replace(")", r"\)")):
-        xlapy.run(module, [1.0, 2.0], 1, **options)
+        xlapy.run(module, [1.0, 2.0], 1, platform="interpreter", **options)
 
 
 def test_module_must_be_an_hlo_module():
     with pytest.raises(InvalidArgument, match=r"run: expected an HloModule .*got str"):
-        xlapy.run(PROGRAM)  # type: ignore[arg-type]
+        xlapy.run(PROGRAM, platform="interpreter")  # type: ignore[arg-type]
 
 
 def test_per_device_list_of_the_wrong_length(module):
     arrays = [np.zeros(2, np.float32)] * 3
     with pytest.raises(InvalidArgument) as info:
-        xlapy.run(module, arrays, 1, replicas=2)
+        xlapy.run(module, arrays, 1, replicas=2, platform="interpreter")
     assert "argument 0 (x): a per-device list needs one value per device (2 = 2 replicas x 1 " in (
         str(info.value)
     )
     assert "got 3" in str(info.value)
     with pytest.raises(InvalidArgument, match=r"argument 1 \(n\): a per-device list"):
-        xlapy.run(module, np.ones(2, np.float32), [1, 2, 3], replicas=2)
-    outs = xlapy.run(module, [np.zeros(2, np.float32)] * 2, [1, 2], replicas=2)
+        xlapy.run(module, np.ones(2, np.float32), [1, 2, 3], replicas=2, platform="interpreter")
+    outs = xlapy.run(module, [np.zeros(2, np.float32)] * 2, [1, 2], replicas=2, platform="interpreter")
     assert [o[0].tolist() for o in outs] == [[1.0, 1.0], [2.0, 2.0]]

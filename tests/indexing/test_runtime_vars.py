@@ -417,14 +417,14 @@ def run_fusion(hlo: str) -> np.ndarray:
     module = parse_hlo("HloModule m\n" + hlo, "<test>")
     operand = module.entry.parameters[0]
     flat = np.arange(int(np.prod(operand.shape.dims)), dtype=np.float32)
-    (out,) = xlapy.run(module, flat.reshape(operand.shape.dims))
+    (out,) = xlapy.run(module, flat.reshape(operand.shape.dims), platform="interpreter")
     return np.asarray(out)
 
 
 def index_values(body: str) -> np.ndarray:
     """The values of ``idx`` (``body`` run as an entry computation)."""
     text = "HloModule m\nENTRY e {\n" + body.replace("idx = ", "ROOT idx = ") + "\n}"
-    (values,) = xlapy.run(parse_hlo(text, "<test>"))
+    (values,) = xlapy.run(parse_hlo(text, "<test>"), platform="interpreter")
     return np.asarray(values)
 
 
@@ -550,7 +550,7 @@ def test_dynamic_slice_of_dynamic_slice_reads(offsets: tuple[int, int, int, int]
     interpreter reads (offsets past the operands included)."""
     module = parse_hlo("HloModule m\n" + SMALL_DS_OF_DS, "<test>")
     src = np.arange(15 * 6, dtype=np.int32).reshape(15, 6)
-    (out,) = xlapy.run(module, src, *(np.int32(v) for v in offsets))
+    (out,) = xlapy.run(module, src, *(np.int32(v) for v in offsets), platform="interpreter")
     runtime = {f"of{k}": np.int64(v) for k, v in zip((11, 12, 21, 22), offsets, strict=True)}
     (only,) = output_to_input(module.entry.root).maps[0]
     assert [rt.instruction.name for rt in only.rt_vars] == ["of21", "of22", "of11", "of12"]

@@ -55,13 +55,13 @@ def _async_module(*, update: bool, done: bool, replicas: int = 1) -> HloModule:
 
 @pytest.mark.parametrize("update", [False, True])
 def test_async_done_returns_wrapped_result(update):
-    (out,) = xlapy.run(_async_module(update=update, done=True), X, Y)
+    (out,) = xlapy.run(_async_module(update=update, done=True), X, Y, platform="interpreter")
     np.testing.assert_array_equal(out, X + Y)
 
 
 def test_async_start_in_flight_tuple():
     # ((operands...), result, state...): flattened by run as x, y, result, state.
-    x, y, result, state = xlapy.run(_async_module(update=False, done=False), X, Y)
+    x, y, result, state = xlapy.run(_async_module(update=False, done=False), X, Y, platform="interpreter")
     np.testing.assert_array_equal(x, X)
     np.testing.assert_array_equal(y, Y)
     np.testing.assert_array_equal(result, X + Y)
@@ -88,7 +88,7 @@ def test_async_wrapping_a_collective():
     # Each of 2 replicas starts an all-reduce of x * y; async-done gives the sum on both.
     m = _async_module(update=True, done=True, replicas=2)
     ys = [Y, 2 * Y]
-    out = xlapy.run(m, X, ys)
+    out = xlapy.run(m, X, ys, platform="interpreter")
     for (value,) in out:
         np.testing.assert_array_equal(value, X * Y + X * (2 * Y))
 
@@ -100,7 +100,7 @@ def test_async_done_needs_the_start_tuple():
     entry.root = entry.add_instruction(HloInstruction(Opcode.ASYNC_DONE, V, [x]))
     m.add_computation(entry, entry=True)
     with pytest.raises(InvalidArgument, match=r"async-done .*: the operand must be the tuple"):
-        xlapy.run(m, X)
+        xlapy.run(m, X, platform="interpreter")
 
 
 def _copy_module(done: bool) -> HloModule:
@@ -119,9 +119,9 @@ def _copy_module(done: bool) -> HloModule:
 
 def test_copy_start_and_done():
     value = np.arange(6, dtype=np.int32).reshape(2, 3)
-    (out,) = xlapy.run(_copy_module(done=True), value)
+    (out,) = xlapy.run(_copy_module(done=True), value, platform="interpreter")
     np.testing.assert_array_equal(out, value)
-    destination, source, context = xlapy.run(_copy_module(done=False), value)
+    destination, source, context = xlapy.run(_copy_module(done=False), value, platform="interpreter")
     np.testing.assert_array_equal(destination, value)
     np.testing.assert_array_equal(source, value)
     assert context.dtype == np.uint32

@@ -52,7 +52,7 @@ def test_all_reduce_spec_example():
         replicas=2,
     )
     x = [np.array([1.0, 2.5], np.float32), np.array([3.0, 5.25], np.float32)]
-    out = xlapy.run(m, x)
+    out = xlapy.run(m, x, platform="interpreter")
     for device in out:
         np.testing.assert_array_equal(device[0], np.array([4.0, 7.75], np.float32))
 
@@ -67,7 +67,7 @@ def test_all_gather_spec_example():
         replicas=2,
     )
     x = [np.array([1.0, 2.5], np.float32), np.array([3.0, 5.25], np.float32)]
-    for device in xlapy.run(m, x):
+    for device in xlapy.run(m, x, platform="interpreter"):
         np.testing.assert_array_equal(device[0], np.array([1.0, 2.5, 3.0, 5.25], np.float32))
 
 
@@ -82,7 +82,7 @@ def test_all_to_all_derived_example():
     )
     a = np.arange(8, dtype=np.int64).reshape(2, 4)
     b = a + 10
-    r0, r1 = (d[0] for d in xlapy.run(m, [a, b]))
+    r0, r1 = (d[0] for d in xlapy.run(m, [a, b], platform="interpreter"))
     np.testing.assert_array_equal(r0, np.concatenate([a[:, :2], b[:, :2]], axis=1))
     np.testing.assert_array_equal(r1, np.concatenate([a[:, 2:], b[:, 2:]], axis=1))
 
@@ -98,7 +98,7 @@ def test_collective_permute_missing_source_gives_zeros():
         replicas=3,
     )
     xs = [np.array(v, np.int32) for v in ([1, 2], [3, 4], [5, 6])]
-    got = [d[0].tolist() for d in xlapy.run(m, xs)]
+    got = [d[0].tolist() for d in xlapy.run(m, xs, platform="interpreter")]
     assert got == [[0, 0], [1, 2], [3, 4]]
 
 
@@ -113,7 +113,7 @@ def test_collective_broadcast_derived_example():
         replicas=4,
     )
     xs = [np.array([v], np.int32) for v in (1, 2, 3, 4)]
-    assert [d[0].tolist() for d in xlapy.run(m, xs)] == [[1], [3], [3], [0]]
+    assert [d[0].tolist() for d in xlapy.run(m, xs, platform="interpreter")] == [[1], [3], [3], [0]]
 
 
 @pytest.mark.parametrize(
@@ -150,7 +150,7 @@ def test_process_groups(channel, use_global, groups, expected):
         partitions=2,
     )
     xs = [np.array([d], np.int32) for d in range(4)]
-    assert [d[0].tolist() for d in xlapy.run(m, xs)] == expected
+    assert [d[0].tolist() for d in xlapy.run(m, xs, platform="interpreter")] == expected
 
 
 def test_replica_and_partition_ids():
@@ -161,7 +161,7 @@ def test_replica_and_partition_ids():
         replicas=2,
         partitions=3,
     )
-    got = [int(d[0]) for d in xlapy.run(m, np.zeros(1, np.float32))]
+    got = [int(d[0]) for d in xlapy.run(m, np.zeros(1, np.float32), platform="interpreter")]
     assert got == [0, 1, 2, 0, 1, 2]
 
 
@@ -186,7 +186,7 @@ def test_device_outside_every_group_is_an_error():
         replicas=3,
     )
     with pytest.raises(xlapy.XlaError, match="device 2 is in no replica group"):
-        xlapy.run(m, np.zeros(1, np.float32), timeout=2)
+        xlapy.run(m, np.zeros(1, np.float32), timeout=2, platform="interpreter")
 
 
 def test_infeed_empty_queue_is_an_error():
@@ -195,10 +195,10 @@ def test_infeed_empty_queue_is_an_error():
     tok = Shape.token()
     data = Shape.array(F32, [2])
     m = _module(tok, lambda p, m: HloInstruction(Opcode.INFEED, Shape.tuple_of([data, tok]), [p]))
-    (value, _token) = xlapy.run(m, None, infeed=[np.array([1, 2], np.float32)])
+    (value, _token) = xlapy.run(m, None, infeed=[np.array([1, 2], np.float32)], platform="interpreter")
     np.testing.assert_array_equal(value, [1, 2])
     with pytest.raises(EvaluationError, match="infeed queue is empty"):
-        xlapy.run(m, None)
+        xlapy.run(m, None, platform="interpreter")
 
 
 def test_collective_skipped_by_control_flow_fails_fast_naming_devices():
@@ -236,7 +236,7 @@ ENTRY main {
     )
     start = time.monotonic()
     with pytest.raises(EvaluationError, match=r"all-reduce r.*devices \[1\].*finished"):
-        xlapy.run(m, np.ones(2, np.float32), timeout=20)
+        xlapy.run(m, np.ones(2, np.float32), timeout=20, platform="interpreter")
     assert time.monotonic() - start < 10
 
 
@@ -268,6 +268,6 @@ ENTRY main {
         np.zeros(4, np.float32),
         per_device([0, 0], [1, 2], np.int32),
         per_device([1, 1], [2, 1], np.int32),
-    )
+     platform="interpreter")
     assert r0[0].tolist() == [1, 3, 0, 0]
     assert r1[0].tolist() == [2, 2, 4, 0]

@@ -88,7 +88,7 @@ def _spec_loop(limit: int) -> HloModule:
 
 def test_while_spec_example():
     # OPS.md While: 1000 iterations ==> {1000, 1000 * constant_vector}.
-    i, v = xlapy.run(_spec_loop(1000), (np.int32(0), np.zeros(10, np.float32)))
+    i, v = xlapy.run(_spec_loop(1000), (np.int32(0), np.zeros(10, np.float32)), platform="interpreter")
     assert i.dtype == np.int32
     assert int(i) == 1000
     np.testing.assert_array_equal(v, 1000 * np.arange(1, 11, dtype=np.float32))
@@ -96,7 +96,7 @@ def test_while_spec_example():
 
 def test_while_body_never_runs_returns_init():
     init = (np.int32(7), np.full(10, 0.5, np.float32))
-    i, v = xlapy.run(_spec_loop(3), init)
+    i, v = xlapy.run(_spec_loop(3), init, platform="interpreter")
     assert int(i) == 7
     np.testing.assert_array_equal(v, init[1])
 
@@ -113,7 +113,7 @@ def test_while_single_array_state():
     body.root(body.op(Opcode.MULTIPLY, s, [body.params[0], body.const(2, S32)]))
     entry = Comp("main", [s])
     entry.root(entry.op(Opcode.WHILE, s, entry.params, condition=cond.comp, body=body.comp))
-    (out,) = xlapy.run(_module(cond.comp, body.comp, entry.comp), np.int32(3))
+    (out,) = xlapy.run(_module(cond.comp, body.comp, entry.comp), np.int32(3), platform="interpreter")
     assert out.dtype == np.int32
     assert int(out) == 192
 
@@ -127,7 +127,7 @@ def test_while_condition_must_return_pred():
     entry = Comp("main", [s])
     entry.root(entry.op(Opcode.WHILE, s, entry.params, condition=cond.comp, body=body.comp))
     with pytest.raises(InvalidArgument, match=r"while .*: condition cond must return pred\[\]"):
-        xlapy.run(_module(cond.comp, body.comp, entry.comp), np.int32(3))
+        xlapy.run(_module(cond.comp, body.comp, entry.comp), np.int32(3), platform="interpreter")
 
 
 # ---- conditional ----------------------------------------------------------------------------
@@ -162,15 +162,15 @@ def _boolean_conditional(true_comp: HloComputation, false_comp: HloComputation) 
 
 def test_conditional_boolean_runs_only_the_taken_branch():
     m = _boolean_conditional(_negate_comp("on_true", F32), _failing_comp("on_false", F32))
-    (out,) = xlapy.run(m, True, np.float32(2.5), np.float32(7.0))
+    (out,) = xlapy.run(m, True, np.float32(2.5), np.float32(7.0), platform="interpreter")
     assert out == np.float32(-2.5)
     with pytest.raises(Unimplemented, match=r"xlapy\.test\.never"):
-        xlapy.run(m, False, np.float32(2.5), np.float32(7.0))
+        xlapy.run(m, False, np.float32(2.5), np.float32(7.0), platform="interpreter")
 
 
 def test_conditional_boolean_false_branch_gets_false_operand():
     m = _boolean_conditional(_failing_comp("on_true", F32), _negate_comp("on_false", F32))
-    (out,) = xlapy.run(m, False, np.float32(2.5), np.float32(7.0))
+    (out,) = xlapy.run(m, False, np.float32(2.5), np.float32(7.0), platform="interpreter")
     assert out == np.float32(-7.0)
 
 
@@ -195,7 +195,7 @@ def _indexed_conditional() -> HloModule:
 )
 def test_conditional_indexed_out_of_range_takes_last_branch(index, expected):
     m = _indexed_conditional()
-    (out,) = xlapy.run(m, np.int32(index), np.int32(3), np.float32(42.75), np.int32(5))
+    (out,) = xlapy.run(m, np.int32(index), np.int32(3), np.float32(42.75), np.int32(5), platform="interpreter")
     assert out.dtype == np.int32
     assert int(out) == expected
 
@@ -206,7 +206,7 @@ def test_conditional_operand_count_must_match_branches():
     entry = Comp("main", [s, s, s])
     entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(b0,)))
     with pytest.raises(InvalidArgument, match="one operand per branch"):
-        xlapy.run(_module(b0, entry.comp), np.int32(0), np.int32(1), np.int32(2))
+        xlapy.run(_module(b0, entry.comp), np.int32(0), np.int32(1), np.int32(2), platform="interpreter")
 
 
 def test_conditional_pred_needs_two_branches():
@@ -215,7 +215,7 @@ def test_conditional_pred_needs_two_branches():
     entry = Comp("main", [_scalar(PRED), s])
     entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(b0,)))
     with pytest.raises(InvalidArgument, match="exactly 2 branches"):
-        xlapy.run(_module(b0, entry.comp), True, np.int32(1))
+        xlapy.run(_module(b0, entry.comp), True, np.int32(1), platform="interpreter")
 
 
 def test_conditional_tuple_result():
@@ -238,8 +238,8 @@ def test_conditional_tuple_result():
         )
     )
     m = _module(swap, same, entry.comp)
-    assert [int(v) for v in xlapy.run(m, np.int32(0), (np.int32(1), np.int32(2)))] == [2, 1]
-    assert [int(v) for v in xlapy.run(m, np.int32(1), (np.int32(1), np.int32(2)))] == [1, 2]
+    assert [int(v) for v in xlapy.run(m, np.int32(0), (np.int32(1), np.int32(2)), platform="interpreter")] == [2, 1]
+    assert [int(v) for v in xlapy.run(m, np.int32(1), (np.int32(1), np.int32(2)), platform="interpreter")] == [1, 2]
 
 
 # ---- call, composite call, fusion -----------------------------------------------------------
@@ -265,7 +265,7 @@ def test_call_and_composite_call(is_composite):
     callee = _fma_comp("callee")
     entry = Comp("main", [v, v, v])
     entry.root(entry.op(Opcode.CALL, v, entry.params, to_apply=callee, is_composite=is_composite))
-    (out,) = xlapy.run(_module(callee, entry.comp), *ARGS)
+    (out,) = xlapy.run(_module(callee, entry.comp), *ARGS, platform="interpreter")
     np.testing.assert_array_equal(out, EXPECTED)
 
 
@@ -274,7 +274,7 @@ def test_call_without_operands():
     seven = callee.root(callee.const(7, S32))
     entry = Comp("main", [])
     entry.root(entry.op(Opcode.CALL, _scalar(S32), [], to_apply=seven))
-    (out,) = xlapy.run(_module(seven, entry.comp))
+    (out,) = xlapy.run(_module(seven, entry.comp), platform="interpreter")
     assert int(out) == 7
 
 
@@ -283,7 +283,7 @@ def test_fusion_evaluates_its_fused_computation():
     fused = _fma_comp("fused_computation")
     entry = Comp("main", [v, v, v])
     entry.root(entry.op(Opcode.FUSION, v, entry.params, kind=A.FusionKind.LOOP, calls=fused))
-    (out,) = xlapy.run(_module(fused, entry.comp), *ARGS)
+    (out,) = xlapy.run(_module(fused, entry.comp), *ARGS, platform="interpreter")
     np.testing.assert_array_equal(out, EXPECTED)
 
 
@@ -311,8 +311,8 @@ def test_call_inside_while_inside_conditional():
         entry.op(Opcode.CONDITIONAL, s, [p, x, x], true_computation=loop, false_computation=other)
     )
     m = _module(plus3_comp, body_comp, cond_comp, loop, other, entry.comp)
-    assert int(xlapy.run(m, True, np.int32(1))[0]) == 10
-    assert int(xlapy.run(m, False, np.int32(1))[0]) == -1
+    assert int(xlapy.run(m, True, np.int32(1), platform="interpreter")[0]) == 10
+    assert int(xlapy.run(m, False, np.int32(1), platform="interpreter")[0]) == -1
 
 
 def test_conditional_without_branch_operands():
@@ -323,4 +323,4 @@ def test_conditional_without_branch_operands():
     entry = Comp("main", [s])
     entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(zero, one)))
     m = _module(zero, one, entry.comp)
-    assert [int(xlapy.run(m, np.int32(i))[0]) for i in (-1, 0, 1, 2)] == [1, 0, 1, 1]
+    assert [int(xlapy.run(m, np.int32(i), platform="interpreter")[0]) for i in (-1, 0, 1, 2)] == [1, 0, 1, 1]

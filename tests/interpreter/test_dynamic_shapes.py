@@ -13,7 +13,7 @@ from xlapy.errors import InvalidArgument
 
 
 def run(text, *args):
-    results = xlapy.run(xlapy.load(text), *args)
+    results = xlapy.run(xlapy.load(text), *args, platform="interpreter")
     return results[0] if len(results) == 1 else results
 
 

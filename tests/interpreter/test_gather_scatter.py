@@ -31,7 +31,7 @@ BATCHED_INDICES = np.array(
 def run_hlo(text, *args):
     # Syntax-only parsing: these tests reach the evaluator's own checks (xlapy.load would
     # already reject an ill-typed program with the same constraint label).
-    results = xlapy.run(parse_hlo(text), *args)
+    results = xlapy.run(parse_hlo(text), *args, platform="interpreter")
     return results[0] if len(results) == 1 else results
 
 

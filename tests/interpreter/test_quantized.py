@@ -23,7 +23,7 @@ from xlapy.text.stablehlo_parser import parse_stablehlo
 
 
 def run(text: str, *args: np.ndarray) -> np.ndarray:
-    (result,) = xlapy.run(parse_stablehlo(text), *args)
+    (result,) = xlapy.run(parse_stablehlo(text), *args, platform="interpreter")
     return result
 
 

@@ -58,7 +58,7 @@ def _bit_generator(
 
 def _generate(algorithm: str, state: list[int], t: dtypes.ElementType, dims: list[int]):
     m = _bit_generator(algorithm, len(state), t, dims)
-    new_state, data = xlapy.run(m, np.array(state, np.uint64))
+    new_state, data = xlapy.run(m, np.array(state, np.uint64), platform="interpreter")
     return new_state, data
 
 
@@ -68,7 +68,7 @@ def test_three_fry_spec_example_state():
     # u64[2], output u64[100,100] ==> state u32[4] = [1, 4, 10000, 1].
     state = np.array([1, 4, 0, 1], np.uint32).view(np.uint64)
     m = _bit_generator("THREE_FRY", 2, U64, [100, 100])
-    new_state, data = xlapy.run(m, state)
+    new_state, data = xlapy.run(m, state, platform="interpreter")
     assert new_state.view(np.uint32).tolist() == [1, 4, 10000, 1]
     assert data.shape == (100, 100)
     assert data.dtype == np.uint64
@@ -266,7 +266,7 @@ XLA_RNG = [
 @pytest.mark.parametrize(("distribution", "t", "dims", "a", "b", "values"), XLA_RNG)
 def test_rng_matches_xla_cpu(distribution, t, dims, a, b, values):
     m = _rng(distribution, t, dims)
-    (out,) = xlapy.run(m, np.asarray(a).astype(t.numpy), np.asarray(b).astype(t.numpy))
+    (out,) = xlapy.run(m, np.asarray(a).astype(t.numpy), np.asarray(b).astype(t.numpy), platform="interpreter")
     assert out.dtype == t.numpy
     np.testing.assert_array_equal(out, np.asarray(values).astype(t.numpy))
 
@@ -281,7 +281,7 @@ def test_rng_normal_f32_within_two_ulp_of_xla_cpu():
         ],
         np.float32,
     )
-    (out,) = xlapy.run(_rng("NORMAL", dtypes.F32, [2, 3]), np.float32(0), np.float32(1))
+    (out,) = xlapy.run(_rng("NORMAL", dtypes.F32, [2, 3]), np.float32(0), np.float32(1), platform="interpreter")
     ulp = np.abs(out.view(np.int32).astype(np.int64) - want.view(np.int32).astype(np.int64))
     assert ulp.max() <= 2
 
@@ -300,7 +300,7 @@ def test_rng_state_advances_between_instructions():
 
 
 def test_rng_uniform_int_range():
-    (out,) = xlapy.run(_rng("UNIFORM", dtypes.S64, [1000]), np.int64(-3), np.int64(4))
+    (out,) = xlapy.run(_rng("UNIFORM", dtypes.S64, [1000]), np.int64(-3), np.int64(4), platform="interpreter")
     assert out.min() >= -3
     assert out.max() < 4
     assert set(np.unique(out).tolist()) == set(range(-3, 4))
@@ -312,7 +312,7 @@ def test_rng_uniform_int_range():
 )
 def test_rng_unsupported_types(distribution, t):
     with pytest.raises(InvalidArgument, match=rf"rng .*: rng_{distribution.lower()} supports"):
-        xlapy.run(_rng(distribution, t, [3]), np.zeros((), t.numpy), np.ones((), t.numpy))
+        xlapy.run(_rng(distribution, t, [3]), np.zeros((), t.numpy), np.ones((), t.numpy), platform="interpreter")
 
 
 _FRESH_JAX = """
@@ -330,7 +330,7 @@ def test_rng_uniform_matches_fresh_jax_process():
         [sys.executable, "-c", _FRESH_JAX], capture_output=True, text=True, check=True
     )
     want = np.array(json.loads(done.stdout.strip().splitlines()[-1]), np.float32)
-    (out,) = xlapy.run(_rng("UNIFORM", dtypes.F32, [3, 4]), np.float32(-2), np.float32(3.5))
+    (out,) = xlapy.run(_rng("UNIFORM", dtypes.F32, [3, 4]), np.float32(-2), np.float32(3.5), platform="interpreter")
     np.testing.assert_array_equal(out, want)
 
 
@@ -341,7 +341,7 @@ def test_rng_ignores_stablehlo_shape_operand():
         [s, s, shape],
         lambda c, ps: c.add_instruction(_rng_instr("UNIFORM", dtypes.U32, [6], ps)),
     )
-    (out,) = xlapy.run(m, np.uint32(0), np.uint32(0), np.array([6], np.int64))
+    (out,) = xlapy.run(m, np.uint32(0), np.uint32(0), np.array([6], np.int64), platform="interpreter")
     want, _ = philox_bits(RNG_KEY, CPU_INITIAL_RNG_STATE, [6], 32)
     np.testing.assert_array_equal(out, want)
 
@@ -353,7 +353,7 @@ def test_rng_uniform_of_a_scalar_integer(t: str) -> None:
         f"HloModule r\nENTRY e {{ a = {t}[] constant(3)  b = {t}[] constant(10)\n"
         f"  ROOT r = {t}[] rng(a, b), distribution=rng_uniform }}\n"
     )
-    (got,) = xlapy.run(module)
+    (got,) = xlapy.run(module, platform="interpreter")
     assert isinstance(got, np.ndarray)
     assert got.shape == ()
     assert got.dtype == dtypes.from_name(t).numpy

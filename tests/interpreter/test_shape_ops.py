@@ -23,7 +23,7 @@ from xlapy.shape import Shape
 
 def run_hlo(text, *args):
     """Runs an HLO module; returns its single result (or the list of results)."""
-    results = xlapy.run(xlapy.load(text), *args)
+    results = xlapy.run(xlapy.load(text), *args, platform="interpreter")
     return results[0] if len(results) == 1 else results
 
 
@@ -298,4 +298,4 @@ def test_elided_constant_is_refused():
 
     m = xlapy.load("HloModule m\nENTRY e {\n  ROOT c = f32[3,4] constant({...})\n}\n")
     with pytest.raises(xlapy.InvalidArgument, match=r"constant c: the program text elides"):
-        xlapy.run(m)
+        xlapy.run(m, platform="interpreter")

@@ -54,7 +54,7 @@ ENTRY e {{
 }}"""
     # Syntax-only parsing: these tests reach the evaluator's own checks (xlapy.load would
     # already reject an ill-typed program with the same constraint label).
-    return xlapy.run(parse_hlo(text), *inputs, flush_denormals=flush)
+    return xlapy.run(parse_hlo(text), *inputs, flush_denormals=flush, platform="interpreter")
 
 
 def assert_same(got, want):
@@ -218,7 +218,7 @@ ENTRY e {{
   x = {t} parameter(0)
   ROOT t = ({out}, {idx}) topk(x), k={k}, largest={"true" if largest else "false"}
 }}"""
-    return xlapy.run(xlapy.load(text), x)
+    return xlapy.run(xlapy.load(text), x, platform="interpreter")
 
 
 def test_topk_ops_md_examples():
@@ -328,7 +328,7 @@ ENTRY main {
 """
     )
     x = np.array([[1, 5, 3, 5, 0], [-1, -2, np.nan, 7, 7]], np.float32)
-    values, indices = xlapy.run(m, x)
+    values, indices = xlapy.run(m, x, platform="interpreter")
     np.testing.assert_array_equal(values, np.array([[5, 5], [np.nan, 7]], np.float32))
     assert indices.tolist() == [[1, 3], [2, 3]]
 
@@ -343,6 +343,6 @@ def test_sort_of_an_empty_dimension_returns_the_empty_operand(dims):
         f"ENTRY e {{ p = f32[{shape}] parameter(0)\n"
         f"  ROOT s = f32[{shape}] sort(p), dimensions={{{len(dims) - 1}}}, to_apply=cmp }}\n"
     )
-    (got,) = xlapy.run(module, np.zeros(dims, np.float32))
+    (got,) = xlapy.run(module, np.zeros(dims, np.float32), platform="interpreter")
     assert got.shape == dims
     assert got.dtype == np.float32

@@ -78,7 +78,7 @@ def test_run_refuses_before_allocating_and_the_cli_says_why(
         with pytest.raises(InvalidArgument, match=r"needs 745\.1 GiB"):
             xlapy.run(module, np.float32(1), platform=platform)
     with pytest.raises(InvalidArgument, match="max_memory must be a positive number of bytes"):
-        xlapy.run(xlapy.load(CHAIN), np.ones(1000, np.float32), max_memory=-1)
+        xlapy.run(xlapy.load(CHAIN), np.ones(1000, np.float32), max_memory=-1, platform="interpreter")
     program = tmp_path / "chain.hlo"
     program.write_text(CHAIN)
     inputs = tmp_path / "in.npz"

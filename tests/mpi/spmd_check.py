@@ -109,7 +109,7 @@ def check_conformance(path: Path, timeout: float, report: dict[str, list]) -> No
         name = f"{path.stem}#{n}"
         RECORDED.clear()
         try:
-            xlapy.run(case.module, runtime="mpi", timeout=timeout)
+            xlapy.run(case.module, runtime="mpi", timeout=timeout, platform="interpreter")
         except InvalidArgument as err:
             if "cannot be spread evenly" not in str(err):
                 raise
@@ -118,7 +118,7 @@ def check_conformance(path: Path, timeout: float, report: dict[str, list]) -> No
         got = list(RECORDED)
         RECORDED.clear()
         if rank == 0:
-            xlapy.run(case.module, timeout=timeout)
+            xlapy.run(case.module, timeout=timeout, platform="interpreter")
             report["compared"].append(name)
             if not got or not _same(got, RECORDED):
                 report["mismatches"].append(name)

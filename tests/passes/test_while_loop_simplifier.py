@@ -154,6 +154,6 @@ def test_side_effects_in_the_body_run_once_after_inlining():
     )
     module = optimize(text, "while-loop-simplifier", "dce")
     sent: list = []
-    xlapy.run(module, np.float32([1, 2, 3]), outfeed=sent)
+    xlapy.run(module, np.float32([1, 2, 3]), outfeed=sent, platform="interpreter")
     assert len(sent) == 1
     assert sent[0].tolist() == [2, 4, 6]

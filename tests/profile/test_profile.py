@@ -55,7 +55,7 @@ def test_table_of_an_elementwise_program(platform: str) -> None:
 def test_while_loop_counts_on_the_interpreter() -> None:
     module = xlapy.load(loop_text(50))
     profile = xlapy.Profile()
-    xlapy.run(module, np.ones(4, np.float32), profile=profile)
+    xlapy.run(module, np.ones(4, np.float32), profile=profile, platform="interpreter")
     rows = rows_by_name(profile)
     assert rows["y"].count == 50  # the body's multiply, once per iteration
     assert rows["lt"].count == 51  # the condition, once more
@@ -71,7 +71,7 @@ def test_while_loop_counts_on_the_interpreter() -> None:
 def test_while_loop_run_in_python_on_cpu() -> None:
     module = xlapy.load(loop_text(20, custom_call=True))
     x = np.arange(4, dtype=np.float32)
-    want = xlapy.run(module, x)
+    want = xlapy.run(module, x, platform="interpreter")
     profile = xlapy.Profile()
     got = xlapy.run(module, x, platform="cpu", profile=profile)
     np.testing.assert_array_equal(got[0], want[0])
@@ -87,11 +87,11 @@ def test_profile_block_records_every_call_inside() -> None:
     exe = xlapy.compile(module)
     other = xlapy.Profile()
     with xlapy.profile() as profile:
-        xlapy.run(module, x)
+        xlapy.run(module, x, platform="interpreter")
         exe(x)  # a plain call takes the executable's short road: recorded too
         exe(x, timeout=10.0)
-        xlapy.run(module, x, profile=other)  # its own profile wins
-    xlapy.run(module, x)
+        xlapy.run(module, x, profile=other, platform="interpreter")  # its own profile wins
+    xlapy.run(module, x, platform="interpreter")
     exe(x)
     assert [(run.platform, run.index) for run in profile.runs] == [
         ("interpreter", 0),
@@ -131,7 +131,7 @@ def test_plans_without_an_observer_have_no_hooks() -> None:
 def test_profile_argument_is_checked() -> None:
     module = xlapy.load(ELEMENTWISE)
     with pytest.raises(xlapy.InvalidArgument, match=r"profile must be an xlapy\.Profile"):
-        xlapy.run(module, np.ones(1000, np.float32), profile="yes")  # type: ignore[arg-type]
+        xlapy.run(module, np.ones(1000, np.float32), profile="yes", platform="interpreter")  # type: ignore[arg-type]
 
 
 def complete_events(trace: dict[str, Any]) -> list[dict[str, Any]]:

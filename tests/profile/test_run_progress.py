@@ -49,9 +49,9 @@ def test_running_loop_on_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     x = np.ones(4, np.float32)
     screen = Terminal()
     monkeypatch.setattr(sys, "stderr", screen)
-    got = xlapy.run(module, x, progress=True)
+    got = xlapy.run(module, x, progress=True, platform="interpreter")
     monkeypatch.undo()
-    np.testing.assert_array_equal(got[0], xlapy.run(module, x)[0])
+    np.testing.assert_array_equal(got[0], xlapy.run(module, x, platform="interpreter")[0])
     drawn = screen.getvalue()
     assert "running loop on interpreter: " in drawn
     # 10 instructions per iteration (3 in the condition, 7 in the body), counted as they run.
@@ -76,7 +76,7 @@ def test_nothing_when_not_a_terminal(monkeypatch: pytest.MonkeyPatch, no_delay: 
     module = xlapy.load(loop_text(500))
     pipe = io.StringIO()
     monkeypatch.setattr(sys, "stderr", pipe)
-    xlapy.run(module, np.ones(4, np.float32), progress=True)
+    xlapy.run(module, np.ones(4, np.float32), progress=True, platform="interpreter")
     monkeypatch.undo()
     assert pipe.getvalue() == ""
 

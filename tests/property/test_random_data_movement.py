@@ -370,7 +370,7 @@ def test_f13_complex_constant_with_an_infinite_part_keeps_the_other_part() -> No
     module = xlapy.load(
         "HloModule m\nENTRY e {\n  ROOT c = c64[3] constant({(1, inf), (-inf, 2), (0, -inf)})\n}"
     )
-    (out,) = xlapy.run(module)
+    (out,) = xlapy.run(module, platform="interpreter")
     assert (
         out.view(np.uint32).tolist()
         == np.array([1, np.inf, -np.inf, 2, 0, -np.inf], np.float32).view(np.uint32).tolist()
@@ -392,11 +392,11 @@ def test_known_f13_complex_constant_with_nan_part() -> None:
 def test_f14_empty_literal_with_index_comments() -> None:
     # oracle_findings.md F14 (fixed): the digits of XLA's /*i0=0*/ hints are not elements.
     text = "HloModule m\nENTRY e {\n  ROOT c = f32[1,0,2] constant({ { /*i0=0*/ } })\n}"
-    (out,) = xlapy.run(xlapy.load(text))
+    (out,) = xlapy.run(xlapy.load(text), platform="interpreter")
     assert out.shape == (1, 0, 2)
     assert out.dtype == np.float32
     text = "HloModule m\nENTRY e {\n  ROOT c = s8[2,1] constant({ /*i0=0*/ {7}, /*i0=1*/ {9} })\n}"
-    assert xlapy.run(xlapy.load(text))[0].tolist() == [[7], [9]]
+    assert xlapy.run(xlapy.load(text), platform="interpreter")[0].tolist() == [[7], [9]]
 
 
 def test_known_f14_gather_with_empty_slices() -> None:

@@ -356,7 +356,7 @@ def test_f4_lgamma_of_subnormal() -> None:
         "  %0 = chlo.lgamma %x : tensor<3xf64> -> tensor<3xf64>\n"
         "  return %0 : tensor<3xf64>\n}"
     )
-    (got,) = xlapy.run(module, x)
+    (got,) = xlapy.run(module, x, platform="interpreter")
     assert got.tolist() == [math.lgamma(v) for v in x.tolist()]
 
 

@@ -23,7 +23,7 @@ MAX = (
 
 def _check(text: str, *args: np.ndarray, exact: bool = False) -> HloModule:
     module = xlapy.load(text)
-    want = xlapy.run(module, *args)
+    want = xlapy.run(module, *args, platform="interpreter")
     exe = xlapy.compile(module, platform="interpreter")
     assert exe.num_partitions == 4
     got = exe(*args)

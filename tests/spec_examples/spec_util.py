@@ -36,7 +36,7 @@ def run(module: HloModule, *args: Any, **kwargs: Any) -> list[Any]:
     missing = missing_evaluators(module)
     if missing:
         pytest.skip(f"value check needs evaluators not implemented yet: {', '.join(missing)}")
-    return xlapy.run(module, *args, **kwargs)
+    return xlapy.run(module, *args, **{"platform": "interpreter", **kwargs})
 
 
 def assert_equal(got: Any, want: Any, dtype: Any = None) -> None:

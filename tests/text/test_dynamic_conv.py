@@ -43,8 +43,8 @@ def test_one_dimensional_strides_run_like_the_static_convolution() -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal((1, 9, 2)).astype(np.float32)
     w = rng.standard_normal((3, 2, 4)).astype(np.float32)
-    (got,) = xlapy.run(parse_stablehlo(_program("2", "dynamic")), x, w, np.array([1, 1], np.int32))
-    (want,) = xlapy.run(parse_stablehlo(_static((1, 1))), x, w)
+    (got,) = xlapy.run(parse_stablehlo(_program("2", "dynamic")), x, w, np.array([1, 1], np.int32), platform="interpreter")
+    (want,) = xlapy.run(parse_stablehlo(_static((1, 1))), x, w, platform="interpreter")
     assert got.shape == (1, 5, 4)
     assert got.tobytes() == want.tobytes()
 
@@ -58,7 +58,7 @@ def test_strides_of_the_wrong_length_load_and_fail_when_run() -> None:
         InvalidArgument, match=r"dynamic-conv \S+ \[C2\]: window_strides has 2 entries; the "
         r"convolution has 1 spatial dimensions",
     ):  # fmt: skip
-        xlapy.run(module, x, w, np.array([1, 1], np.int32))
+        xlapy.run(module, x, w, np.array([1, 1], np.int32), platform="interpreter")
 
 
 def test_strides_of_the_wrong_length_with_a_constant_padding_fail_at_load() -> None:

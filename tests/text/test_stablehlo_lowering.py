@@ -124,7 +124,7 @@ def test_multi_result_reduce_is_tuple_plus_get_tuple_element() -> None:
 
 
 def _run(text: str, *args: Any) -> list[Any]:
-    return xlapy.run(parse_stablehlo(text), *args)
+    return xlapy.run(parse_stablehlo(text), *args, platform="interpreter")
 
 
 def test_while_with_captured_value_and_constant() -> None:
@@ -238,7 +238,7 @@ def test_check_ops_become_custom_calls_with_parameters() -> None:
     assert calls[1].backend_config == (
         "{max_ulp_difference = 3 : i64, min_ulp_difference = 0 : i64}"
     )
-    xlapy.run(module)  # all pass: no error
+    xlapy.run(module, platform="interpreter")  # all pass: no error
 
 
 def test_failing_check_raises_outside_the_driver() -> None:
@@ -248,7 +248,7 @@ def test_failing_check_raises_outside_the_driver() -> None:
       return
     }"""
     with pytest.raises(EvaluationError, match=r"index \[1\]: actual 2, expected 3"):
-        xlapy.run(parse_stablehlo(text))
+        xlapy.run(parse_stablehlo(text), platform="interpreter")
 
 
 def test_convolution_window() -> None:

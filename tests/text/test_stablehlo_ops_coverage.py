@@ -77,7 +77,7 @@ def test_ffi_custom_call_takes_its_options_from_mhlo_backend_config() -> None:
     assert "diag = 85" in call.backend_config
     a = np.array([[2.0, 0.0], [3.0, 4.0]], np.float32)
     b = np.array([[1.0, 2.0], [5.0, 6.0]], np.float32)
-    (x,) = xlapy.run(module, a, b)
+    (x,) = xlapy.run(module, a, b, platform="interpreter")
     # Forward substitution with the unit lower triangle [[1, 0], [3, 1]]: exact in f32.
     assert x.tolist() == [[1.0, 2.0], [2.0, 0.0]]
 
@@ -114,7 +114,7 @@ def test_jax_program_matches_xla_cpu(path: Path) -> None:
     """Programs printed by JAX 0.10 (LAPACK FFI calls, ApproxTopK, shape assertions,
     StableHLO's dynamic_* custom calls), run with the inputs JAX ran them on."""
     args, expected = _jax_case(path)
-    got = xlapy.run(xlapy.load(path.read_text()), *args)
+    got = xlapy.run(xlapy.load(path.read_text()), *args, platform="interpreter")
     assert len(got) == len(expected)
     for actual, want in zip(got, expected, strict=True):
         assert actual.dtype == want.dtype
@@ -129,4 +129,4 @@ def test_shape_assertion_failure_names_the_dimension() -> None:
     path = JAX_DATA / "poly_reshape_shape_assertion.mlir"
     module = xlapy.load(path.read_text())
     with pytest.raises(EvaluationError, match="Expected value >= 1 for dimension variable 'b'"):
-        xlapy.run(module, np.zeros((0, 4), np.float32))
+        xlapy.run(module, np.zeros((0, 4), np.float32), platform="interpreter")

@@ -85,8 +85,8 @@ def test_program_round_trips_bit_for_bit(name: str, directory: Path, variant: st
     assert print_stablehlo(again) == text, "printing what was read back changes the text"
     args = inputs(name, directory)
     flush = variant == "opt"  # as the e2e tests run XLA's optimized programs
-    want = xlapy.run(module, *args, flush_denormals=flush)
-    got = xlapy.run(again, *args, flush_denormals=flush)
+    want = xlapy.run(module, *args, flush_denormals=flush, platform="interpreter")
+    got = xlapy.run(again, *args, flush_denormals=flush, platform="interpreter")
     assert_same_results(want, got, f"{name} ({variant})")
 
 
@@ -247,7 +247,7 @@ def test_collective_program_round_trips(name: str) -> None:
     devices = module.config.replica_count * module.config.num_partitions
     count = len(module.entry.parameters)
     args = [[data[f"arg{i}.dev{d}"] for d in range(devices)] for i in range(count)]
-    want, got = xlapy.run(module, *args), xlapy.run(again, *args)
+    want, got = xlapy.run(module, *args, platform="interpreter"), xlapy.run(again, *args, platform="interpreter")
     for device, (w, g) in enumerate(zip(want, got, strict=True)):
         assert_same_results(w, g, f"{name} on device {device}")
 

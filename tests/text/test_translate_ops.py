@@ -61,12 +61,12 @@ def round_trip(program: str, *args: Any, jaxlib: bool = True, fixed_point: bool 
     again = parse_stablehlo(text, "printed.mlir")
     if fixed_point:
         assert print_stablehlo(again) == text, "the printed text is not a fixed point"
-    want = xlapy.run(module, *args, **run)
+    want = xlapy.run(module, *args, **{"platform": "interpreter", **run})
     readers = {"xlapy": again}
     if jaxlib and HAS_JAX:
         readers["jaxlib"] = parse_stablehlo(mlir_reprint(text), "reprinted-by-mlir.mlir")
     for reader, reread in readers.items():
-        got = xlapy.run(reread, *args, **run)
+        got = xlapy.run(reread, *args, **{"platform": "interpreter", **run})
         assert same(want, got), f"as {reader} reads the text:\n{want!r}\n{got!r}\n---\n{text}"
     return text
 
@@ -666,5 +666,5 @@ ENTRY e {
     assert head in text
     assert "return %arg0, %arg1, %arg2 : tensor<2xf32>, tensor<i32>, tensor<3xi1>" in text
     leaves = [sample("f32[2]"), np.int32(5), np.array([True, False, True])]
-    want = xlapy.run(xlapy.load(hlo), (leaves[0], (leaves[1], leaves[2])))
-    assert same(xlapy.run(parse_stablehlo(text), *leaves), want)
+    want = xlapy.run(xlapy.load(hlo), (leaves[0], (leaves[1], leaves[2])), platform="interpreter")
+    assert same(xlapy.run(parse_stablehlo(text), *leaves, platform="interpreter"), want)

@@ -356,6 +356,7 @@ class RunCall:
             _MODULES[self.program] = xlapy.load(corpus.ROOT / self.program)
         module = _MODULES[self.program]
         options = dict(self.options)
+        options.setdefault("platform", "interpreter")
         options.setdefault("timeout", 1.0)
         options.setdefault("max_memory", RUN_MEMORY)
         args = resolve(self.args, [], (None, None))

@@ -151,7 +151,7 @@ def exercise(module: HloModule, stage: Stage, seed: int) -> None:
     stage("arguments")
     args = arguments(module, seed)
     stage("run")
-    xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY)
+    xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY, platform="interpreter")
 
 
 def _seed_of(data: str | bytes) -> int:
@@ -224,7 +224,7 @@ def run_npz(case: Case, stage: Stage) -> None:
         stage("read-npz")
         args = read_inputs(str(path), module, devices)
     stage("run")
-    xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY)
+    xlapy.run(module, *args, timeout=1.0, max_memory=RUN_MEMORY, platform="interpreter")
 
 
 # ---- indexing-map text -------------------------------------------------------------------------

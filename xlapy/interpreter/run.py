@@ -199,7 +199,7 @@ def runtime_factory(name: object) -> RuntimeFactory:
 def run(
     module: HloModule,
     *args: object,
-    platform: str = "interpreter",
+    platform: str = "cpu",
     flush_denormals: bool = False,
     replicas: int | None = None,
     partitions: int | None = None,
@@ -221,8 +221,9 @@ def run(
             parameters; tokens are ignored. With several devices, an argument is either one
             value (the same on every device) or a ``list`` of one value per device, in device
             order (device = replica * partitions + partition).
-        platform: ``"interpreter"`` (the exact reference, evaluated as written) or ``"cpu"``
-            (compiled with ``xlapy.compile``, once per module object and options).
+        platform: ``"cpu"`` (the default, as ``xlapy run``'s and XLA's: compiled with
+            ``xlapy.compile``, synchronously, once per module object and options) or
+            ``"interpreter"`` (the exact reference, evaluated as written).
         flush_denormals: behave as XLA:CPU, which flushes f32/bf16 subnormals.
         replicas, partitions: the SPMD grid; default: the module's replica_count and
             num_partitions.

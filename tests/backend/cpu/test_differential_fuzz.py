@@ -50,8 +50,8 @@ ENTRY main {
     check(program)  # agrees
     compile_ = xlapy.compile
 
-    def wrong(module: xlapy.HloModule, platform: str = "cpu") -> object:
-        exe = compile_(module, platform)
+    def wrong(module: xlapy.HloModule, platform: str = "cpu", **options: object) -> object:
+        exe = compile_(module, platform, **options)
         return lambda *args: [v + 1 for v in exe(*args)]
 
     monkeypatch.setattr(xlapy, "compile", wrong)

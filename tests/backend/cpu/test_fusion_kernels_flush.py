@@ -225,7 +225,7 @@ ENTRY e {
     x[::3] *= np.float32(1e-9)  # times 1e-30 is subnormal: flushed, then 0 / 1e-30 = 0
     w = rng.integers(-2, 3, (8, 4)).astype(np.float32)
     module = xlapy.load(text)
-    want = xlapy.run(module, x, w, flush_denormals=True)
+    want = xlapy.run(module, x, w, flush_denormals=True, platform="interpreter")
     exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
     got = exe(x, w)
     for k, (g, w_) in enumerate(zip(got, want, strict=True)):
@@ -278,13 +278,13 @@ def test_window_kernels_flush_as_the_interpreter(t: str) -> None:
     s = (rng.integers(1, 4, (3, 4)) * tiny / 4).astype(dtype)
     s[0, 0] = 1.5 * tiny
     module = xlapy.load(windows_text(t))
-    want = xlapy.run(module, x, s, flush_denormals=True)
+    want = xlapy.run(module, x, s, flush_denormals=True, platform="interpreter")
     exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
     got = exe(x, s)
     for k, (g, w) in enumerate(zip(got, want, strict=True)):
         assert_bitwise(np.asarray(g), np.asarray(w), f"output {k} on {t}")
     assert " 0 interpreter evals" in exe.report()
-    plain = xlapy.run(module, x, s)
+    plain = xlapy.run(module, x, s, platform="interpreter")
     assert any(a.tobytes() != b.tobytes() for a, b in zip(got, plain, strict=True))
 
 
@@ -327,7 +327,7 @@ ENTRY e {
 }"""
     x = np.array([1.0, -3.0, 2.0**-100, -(2.0**-110), 7.0, 0.0, -0.0, 2.0**-120], np.float32)
     module = xlapy.load(text)
-    want = xlapy.run(module, x, flush_denormals=True)
+    want = xlapy.run(module, x, flush_denormals=True, platform="interpreter")
     exe = xlapy.compile(module, platform="cpu", flush_denormals=True)
     got = exe(x)
     for k, (g, w) in enumerate(zip(got, want, strict=True)):

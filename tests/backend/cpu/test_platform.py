@@ -45,7 +45,7 @@ def test_program_on_cpu_equals_interpreter(name: str, directory: Path, variant: 
     module = xlapy.load(directory / f"{name}{VARIANTS[variant]}")
     args = inputs(directory, name)
     flush = variant == "opt"
-    want = xlapy.run(module, *args, flush_denormals=flush)
+    want = xlapy.run(module, *args, flush_denormals=flush, platform="interpreter")
     exe = xlapy.compile(module, flush_denormals=flush)
     got = exe(*args)
     assert len(got) == len(want)
@@ -64,7 +64,7 @@ def test_spmd_program_on_cpu_equals_interpreter(name: str) -> None:
             [data[f"arg{i}.dev{d}"] for d in range(devices)]
             for i in range(len(module.entry.parameters))
         ]
-    want = xlapy.run(module, *args)
+    want = xlapy.run(module, *args, platform="interpreter")
     got = xlapy.run(module, *args, platform="cpu")
     assert len(got) == devices
     for d in range(devices):
@@ -161,7 +161,7 @@ def test_run_platform_cpu_caches_per_module_and_options() -> None:
     exe = compiled(module, False)
     assert compiled(module, False) is exe
     assert compiled(module, True) is not exe
-    np.testing.assert_array_equal(first[0], xlapy.run(module, x)[0])
+    np.testing.assert_array_equal(first[0], xlapy.run(module, x, platform="interpreter")[0])
 
 
 BAD_CALLS = [
@@ -181,7 +181,7 @@ BAD_CALLS = [
 def test_bad_arguments_raise_the_interpreters_errors(args: tuple, options: dict) -> None:
     module = parse_hlo(LOOP)
     with pytest.raises(InvalidArgument) as interpreter:
-        xlapy.run(module, *args, **options)
+        xlapy.run(module, *args, platform="interpreter", **options)
     with pytest.raises(InvalidArgument) as cpu:
         xlapy.run(module, *args, platform="cpu", **options)
     with pytest.raises(InvalidArgument) as executable:
@@ -209,7 +209,7 @@ ENTRY main {
 """
     module = parse_hlo(text)
     with pytest.raises(xlapy.Unimplemented) as interpreter:
-        xlapy.run(module, np.ones(2, np.float32))
+        xlapy.run(module, np.ones(2, np.float32), platform="interpreter")
     with pytest.raises(xlapy.Unimplemented) as cpu:
         xlapy.run(module, np.ones(2, np.float32), platform="cpu")
     assert str(cpu.value) == str(interpreter.value)
@@ -268,7 +268,7 @@ ENTRY main {
         ([1, 2, 3], 2.0, ([4, 5], 1.5)),
         (frozen, np.array(3, np.float32), [np.array([7, 8], np.int32), 0.0]),
     ]:
-        want = xlapy.run(module, *args)
+        want = xlapy.run(module, *args, platform="interpreter")
         for got in (exe(*args), exe(*args)):
             assert len(got) == len(want)
             for g, w in zip(got, want, strict=True):
@@ -276,7 +276,7 @@ ENTRY main {
                 np.testing.assert_array_equal(g, w)
     np.testing.assert_array_equal(frozen, np.arange(3, dtype=np.float32))
     with pytest.raises(InvalidArgument) as interpreter:
-        xlapy.run(module, np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
+        xlapy.run(module, np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0), platform="interpreter")
     with pytest.raises(InvalidArgument) as executable:
         exe(np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
     assert str(executable.value) == str(interpreter.value)
@@ -296,7 +296,7 @@ ENTRY main {
 """
     module = parse_hlo(text)
     exe = xlapy.compile(module)
-    want = xlapy.run(module, np.float32(0), np.float32(1))
+    want = xlapy.run(module, np.float32(0), np.float32(1), platform="interpreter")
     assert not np.array_equal(want[0], want[1])
     for _ in range(3):
         got = exe(np.float32(0), np.float32(1))
