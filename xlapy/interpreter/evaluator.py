@@ -195,13 +195,26 @@ class Evaluator:
             result = fn(self, instr, operands)
         except XlaError:
             raise
-        except (ValueError, TypeError, IndexError, ArithmeticError) as exc:
-            raise EvaluationError(
-                f"{instr.opcode.value} {instr.name}: internal error while evaluating: "
-                f"{type(exc).__name__}: {exc}"
+        except ValueError as exc:
+            if "array is too big" not in str(exc):
+                raise _internal(instr, exc) from exc
+            raise Unimplemented(
+                f"{instr.opcode.value} {instr.name}: numpy cannot hold its result "
+                f"{instr.shape}: its nonzero dimensions times the element size pass 2^63 "
+                f"bytes, which numpy refuses even when another dimension is zero"
             ) from exc
+        except (TypeError, IndexError, ArithmeticError) as exc:
+            raise _internal(instr, exc) from exc
         _check_result(instr, result, check_dims=not self._batched)
         return result
+
+
+def _internal(instr: HloInstruction, exc: Exception) -> EvaluationError:
+    """A failure inside an eval that no rule explains (a bug of the interpreter)."""
+    return EvaluationError(
+        f"{instr.opcode.value} {instr.name}: internal error while evaluating: "
+        f"{type(exc).__name__}: {exc}"
+    )
 
 
 def note_interrupt(interrupt: KeyboardInterrupt, instr: HloInstruction) -> None:
