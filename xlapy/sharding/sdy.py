@@ -216,6 +216,21 @@ def parse_meshes(text: str) -> dict[str, Mesh]:
     return meshes
 
 
+def _dim_axes(c: _Cursor) -> tuple[tuple[AxisRef, ...], bool]:
+    """One dimension's ``{"a", "b":(1)2, ?}``: its axes and whether it is open (``?``)."""
+    c.expect("{")
+    axes: list[AxisRef] = []
+    is_open = False
+    while not c.accept("}"):
+        if axes or is_open:
+            c.expect(",")
+        if c.accept("?"):
+            is_open = True
+        else:
+            axes.append(_axis_ref(c))
+    return tuple(axes), is_open
+
+
 def _axis_ref(c: _Cursor) -> AxisRef:
     name = c.expect_kind("str", "an axis name")
     if c.accept(":"):
@@ -254,21 +269,12 @@ def _tensor_sharding_body(c: _Cursor) -> TensorSharding:
     while not c.accept("]"):
         if dims:
             c.expect(",")
-        c.expect("{")
-        axes: list[AxisRef] = []
-        is_open = False
-        while not c.accept("}"):
-            if axes or is_open:
-                c.expect(",")
-            if c.accept("?"):
-                is_open = True
-            else:
-                axes.append(_axis_ref(c))
+        axes, is_open = _dim_axes(c)
         priority = None
         tok = c.peek()
         if tok[0] == "id" and re.fullmatch(r"p\d+", tok[1]):
             priority = int(c.next()[1][1:])
-        dims.append(DimSharding(tuple(axes), is_open, priority))
+        dims.append(DimSharding(axes, is_open, priority))
     replicated: tuple[AxisRef, ...] = ()
     unreduced: tuple[AxisRef, ...] = ()
     while c.accept(","):
@@ -442,17 +448,8 @@ def named_to_hlo(text: str) -> HloSharding:
             while not c.accept("]"):
                 if dims:
                     c.expect(",")
-                c.expect("{")
-                refs: list[AxisRef] = []
-                is_open = False
-                while not c.accept("}"):
-                    if refs or is_open:
-                        c.expect(",")
-                    if c.accept("?"):
-                        is_open = True
-                    else:
-                        refs.append(_axis_ref(c))
-                dims.append(DimSharding(tuple(refs), is_open))
+                refs, is_open = _dim_axes(c)
+                dims.append(DimSharding(refs, is_open))
         else:
             key = c.expect_kind("id", "a named sharding field")
             c.expect("=")
