@@ -199,7 +199,9 @@ def test_every_elementwise_op_matches_the_interpreter(t: ElementType) -> None:
             assert_bitwise(g, w, what)
         else:
             assert_ulp(g, w, bound, what, args[0], args[1])
-    assert kernel.exact == (t is not dtypes.F32)  # f16/bf16 compute as the interpreter
+    # f32: fast exp/log/tanh; f64: LLVM's libm beside numpy's (elemental.LIBM_F64); f16/bf16
+    # round the f64 result once, as the interpreter
+    assert kernel.exact == (t not in (dtypes.F32, dtypes.F64))
 
 
 @pytest.mark.parametrize(
