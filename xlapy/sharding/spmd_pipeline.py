@@ -17,19 +17,11 @@ from xlapy.ir.module import HloModule
 from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Trait
 from xlapy.passes.dce import DeadCodeElimination
-from xlapy.passes.pass_manager import PASSES, Pass, Pipeline
+from xlapy.passes.pass_manager import Pass, Pipeline
 from xlapy.sharding.global_io import GlobalSignature
 from xlapy.sharding.partitioner import SpmdPartitioner
+from xlapy.sharding.propagation import ShardingPropagation
 from xlapy.sharding.read import import_sdy_hlo
-
-
-def _propagation() -> list[Pass]:
-    """``sharding-propagation`` when it is registered (``xlapy.sharding.propagation``)."""
-    try:
-        import xlapy.sharding.propagation  # noqa: F401 - registers the pass
-    except ImportError:
-        return []
-    return [PASSES["sharding-propagation"]()] if "sharding-propagation" in PASSES else []
 
 
 @dataclass(frozen=True)
@@ -49,7 +41,7 @@ def spmd_pipeline(*, verify: bool = False, num_partitions: int = 0) -> Pipeline:
     ``num_partitions`` (0: the module's), dead code."""
     passes: list[Pass | Pipeline] = [
         ImportShardyHlo(),
-        *_propagation(),
+        ShardingPropagation(),
         DeadCodeElimination(),
         SpmdPartitioner(num_partitions),
         DeadCodeElimination(),
