@@ -158,9 +158,8 @@ def _strip(text: str, *prefixes: str) -> str:
     return text
 
 
-def _mesh_body(c: _Cursor) -> Mesh:
-    """``<[axes], device_ids=[...]>`` (the ``<`` is next)."""
-    c.expect("<")
+def _mesh_axes(c: _Cursor) -> list[tuple[str, int]]:
+    """``["a"=2, "b"=4]``: a mesh's axis names and sizes, in order."""
     c.expect("[")
     axes: list[tuple[str, int]] = []
     while not c.accept("]"):
@@ -169,6 +168,13 @@ def _mesh_body(c: _Cursor) -> Mesh:
         name = c.expect_kind("str", "an axis name")
         c.expect("=")
         axes.append((name, int(c.expect_kind("int", "an axis size"))))
+    return axes
+
+
+def _mesh_body(c: _Cursor) -> Mesh:
+    """``<[axes], device_ids=[...]>`` (the ``<`` is next)."""
+    c.expect("<")
+    axes = _mesh_axes(c)
     device_ids = None
     if c.accept(","):
         c.expect("device_ids")
@@ -425,14 +431,7 @@ def named_to_hlo(text: str) -> HloSharding:
         c.expect("]")
         return HloSharding.maximal(device)
     c.expect("mesh")
-    c.expect("[")
-    axes: list[tuple[str, int]] = []
-    while not c.accept("]"):
-        if axes:
-            c.expect(",")
-        name = c.expect_kind("str", "an axis name")
-        c.expect("=")
-        axes.append((name, int(c.expect_kind("int", "an axis size"))))
+    axes = _mesh_axes(c)
     mesh = Mesh(tuple(axes))
     dims: list[DimSharding] = []
     replicated = False
