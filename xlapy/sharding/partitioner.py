@@ -296,18 +296,7 @@ def replicated_fallback(p: ComputationPartitioner, instr: HloInstruction) -> PVa
     """Any deterministic op: every operand replicated, the op computed whole on every
     device, the result replicated (then sliced to the instruction's sharding)."""
     operands = [p.operand(instr, i, p.replicated(o.shape)) for i, o in enumerate(instr.operands)]
-    new = p.b.comp.add_instruction(
-        HloInstruction(
-            instr.opcode,
-            instr.shape,
-            operands,
-            instr.attrs,
-            name=instr.name,
-            metadata=instr.metadata,
-            frontend_attributes=instr.frontend_attributes,
-            backend_config=instr.backend_config,
-        )
-    )
+    new = p.b.copy(instr, operands)
     return PValue(new, instr.shape, p.replicated(instr.shape))
 
 

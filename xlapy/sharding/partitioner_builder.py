@@ -81,6 +81,23 @@ class SpmdBuilder:
         instr = self.comp.make_instruction(opcode, operands, attrs, shape=shape, name=name)
         return self.comp.add_instruction(instr)
 
+    def copy(
+        self, instr: HloInstruction, operands: Sequence[HloInstruction]
+    ) -> HloInstruction:
+        """``instr`` as written (its shape, attributes, name and annotations) over ``operands``."""
+        return self.comp.add_instruction(
+            HloInstruction(
+                instr.opcode,
+                instr.shape,
+                operands,
+                instr.attrs,
+                name=instr.name,
+                metadata=instr.metadata,
+                frontend_attributes=instr.frontend_attributes,
+                backend_config=instr.backend_config,
+            )
+        )
+
     def constant(self, value: Any, element_type: dtypes.ElementType = S32) -> HloInstruction:
         array = np.asarray(value, dtype=element_type.numpy)
         return self.add(Opcode.CONSTANT, [], {"literal": Literal.from_numpy(array)})

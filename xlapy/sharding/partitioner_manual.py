@@ -39,18 +39,7 @@ def copy_manual(p: ComputationPartitioner, instr: HloInstruction) -> PValue:
     if instr.opcode is Opcode.CUSTOM_CALL and instr.attrs.custom_call_target == "Sharding":
         return p.value(instr.operands[0])
     operands = [p.value(o).instr for o in instr.operands]
-    new = p.b.comp.add_instruction(
-        HloInstruction(
-            instr.opcode,
-            instr.shape,
-            operands,
-            instr.attrs,
-            name=instr.name,
-            metadata=instr.metadata,
-            backend_config=instr.backend_config,
-            frontend_attributes=instr.frontend_attributes,
-        )
-    )
+    new = p.b.copy(instr, operands)
     return PValue(new, instr.shape, _manual_tree(instr))
 
 
