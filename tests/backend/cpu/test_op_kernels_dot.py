@@ -184,3 +184,29 @@ def test_dot_large_products_split_over_threads(batch, m):
     text = dot_text(lhs8, rhs8, "s32", [0], [2], [0], [1], [batch, m, 300])
     got, want, _ = run_both(text, lhs8, rhs8)
     assert_same(got, want)
+
+
+@pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf * 0
+@pytest.mark.parametrize(
+    ("batch", "m", "dtype", "out"),
+    [
+        (32, 784, np.float32, "f32"),  # vmap(grad) of a dense layer: split over the cores
+        (1, 600, np.float64, "f64"),  # one batch: rows split
+        (2, 3, np.float32, "f32"),  # small: one thread
+        (3, 40, np.complex64, "c64"),
+    ],
+)
+def test_outer_product_dot_bitwise_as_the_interpreter(batch, m, dtype, out):
+    # A contracting dimension of size 1 runs as an elementwise multiply; one product per
+    # element is exact in any order, so the values, signed zeros (a real zero product is
+    # BLAS's 0 + (-0) = +0), infinities and NaNs are the interpreter's bit for bit.
+    rng = np.random.default_rng(5)
+    lhs = random_array(rng, dtype, (batch, 1, m))  # [b, k=1, m]
+    rhs = random_array(rng, dtype, (batch, 1, 128))
+    lhs[0, 0, :3] = [-0.0, np.inf, 0.0]
+    rhs[0, 0, :2] = [2.0, -0.0]
+    text = dot_text(lhs, rhs, out, [0], [1], [0], [1], [batch, m, 128])
+    got, want, _ = run_both(text, lhs, rhs)
+    assert_same(got, want)
+    # -0 * 2: BLAS's +0 for reals; complex sums start from the product itself (-0)
+    assert np.signbit(got[0, 0, 0].real) == (dtype == np.complex64)
