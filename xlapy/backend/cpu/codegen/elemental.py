@@ -90,6 +90,13 @@ def _pattern(t: ElementType, a: str) -> str:
     return f"(np.uint64({a}) & {_mask(t)})"
 
 
+# Signed integer add, subtract, multiply and negate are emitted in uint64 and truncated to the
+# type ("modular"): numba compiles int64 arithmetic to LLVM's ``add nsw`` (overflow is undefined
+# behaviour), and LLVM used it: an s64 sum ``max(INT_MIN, x) + INT_MIN`` was folded to
+# ``x | INT_MIN`` (the differential fuzzer's finding; the interpreter wraps to ``x + INT_MIN``).
+# Unsigned arithmetic is a plain ``add``, and two's complement wrap-around gives the same bits.
+
+
 def _wide(t: ElementType, a: str) -> str:
     """Integer ``a`` widened to the 64-bit type of its signedness."""
     return f"np.int64({a})" if t.is_signed else f"np.uint64({a})"
@@ -155,10 +162,14 @@ def _float_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> s
 
 
 def _integer_unary(em: KernelEmitter, opcode: Opcode, t: ElementType, a: str) -> str | None:
-    if opcode is Opcode.NEGATE:
-        return f"-np.int64({a})" if t.is_signed else f"np.uint64(0) - np.uint64({a})"
+    if opcode is Opcode.NEGATE:  # modular
+        return f"np.uint64(0) - np.uint64({a})"
     if opcode is Opcode.ABS:
-        return f"-np.int64({a}) if {a} < 0 else {a}" if t.is_signed else a
+        return (
+            f"np.int64(np.uint64(0) - np.uint64({a})) if {a} < 0 else np.int64({a})"
+            if t.is_signed
+            else a
+        )
     if opcode is Opcode.SIGN:
         return f"1 if {a} > 0 else (-1 if {a} < 0 else 0)" if t.is_signed else f"1 if {a} else 0"
     if opcode is Opcode.NOT:
@@ -221,8 +232,8 @@ def _integer_binary(
     em: KernelEmitter, opcode: Opcode, t: ElementType, a: str, b: str
 ) -> str | None:
     signed = t.is_signed
-    if opcode in _ARITHMETIC:
-        return f"{_wide(t, a)} {_ARITHMETIC[opcode]} {_wide(t, b)}"
+    if opcode in _ARITHMETIC:  # modular (see above)
+        return f"np.uint64({a}) {_ARITHMETIC[opcode]} np.uint64({b})"
     if opcode in _BITWISE:
         return f"{a} {_BITWISE[opcode]} {b}"
     if opcode is Opcode.MAXIMUM:
