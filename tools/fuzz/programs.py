@@ -10,10 +10,10 @@ reduce, dot, iota, dynamic-slice, dynamic-update-slice, sort, reduce-window, whi
 parameters' values mix the corners of each type (NaN, +-inf, -0.0, subnormals, the largest
 values, INT_MIN, shifts past the width) with random bit patterns.
 
-Each value records whether the cpu platform promises the interpreter's bits for it
-(``exact``): not after the cpu's documented approximations (f32 exp/log/tanh/logistic/cosh/
-sinh within 1-2 ulp, reassociated float sums and products of reductions, BLAS dots), nor
-anything computed from such a value.
+Each value records how closely the cpu platform must reproduce the interpreter's value of it
+(a ``bounds.Bound``, from the op that made it and the bounds of its operands): the same bits,
+within a few ulps after the cpu's own transcendentals, within a summation error bound after
+reassociated sums and dots (whose magnitude scale the program computes as companion outputs).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ import ml_dtypes
 import numpy as np
 from hypothesis import strategies as st
 
+from tools.fuzz import bounds
+from tools.fuzz.bounds import BITS, Bound
 from xlapy import dtypes
 from xlapy.dtypes import ElementType
 
@@ -56,30 +58,16 @@ INT_BINARY = (
 PRED_BINARY = ("and", "or", "xor", "maximum", "minimum")
 DIRECTIONS = ("EQ", "NE", "LT", "LE", "GT", "GE")
 
-APPROXIMATE_F32 = {"exponential", "log", "tanh", "logistic", "cosh", "sinh"}
-"""The cpu platform's f32 approximations (``codegen/fast_math.py``: 1 ulp exp/log, 2 ulp
-tanh/logistic; cosh/sinh through that exp)."""
-APPROXIMATE_F64 = APPROXIMATE_F32 | {
-    "exponential-minus-one", "log-plus-one", "sine", "cosine", "tan", "cbrt", "power", "atan2",
-}  # fmt: skip
-"""f64 ops the cpu platform computes with LLVM's libm, the interpreter with numpy's routines
-(``codegen/elemental.LIBM_F64``): a last bit or two may differ."""
-
-
-def _approximate(t: ElementType, op: str) -> bool:
-    """Whether the cpu platform may give other bits than the interpreter for ``op`` on ``t``."""
-    return (t is dtypes.F32 and op in APPROXIMATE_F32) or (t is dtypes.F64 and op in APPROXIMATE_F64)
-
 
 @dataclass(frozen=True)
 class Value:
-    """One array value of the program: its HLO name, element type, dims, and whether the
-    cpu platform promises the interpreter's bits for it."""
+    """One array value of the program: its HLO name, element type, dims, and how closely the
+    cpu platform must reproduce the interpreter's value of it."""
 
     name: str
     type: ElementType
     dims: tuple[int, ...]
-    exact: bool = True
+    bound: Bound = BITS
     nan_bits: bool = True
     """Whether its NaNs have the interpreter's bits: OPS.md leaves the sign and payload of a
     NaN an op makes implementation-defined (numpy's log(-1) is -NaN, numba's +NaN), so only
@@ -90,26 +78,45 @@ class Value:
     def shape(self) -> str:
         return f"{self.type.name}[{','.join(map(str, self.dims))}]"
 
+    @property
+    def exact(self) -> bool:
+        return self.bound.exact
+
+    @property
+    def moved(self) -> Bound:
+        """The bound of this value's elements moved elsewhere (a sum's bound names companion
+        values of its own shape: moved, it is only loose)."""
+        if self.bound.kind in ("sum", "dot", "product"):
+            return bounds.degraded(self.type)
+        return self.bound
+
 
 VIEWS = ("contiguous", "negative strides", "Fortran order", "every other element", "read-only")
 """How an argument is passed to the cpu executable (the same values, other memory)."""
 
 
 class Program:
-    """A drawn program: HLO text, its arguments, which outputs are exact, and how each
-    argument is passed to the cpu platform (an index of ``VIEWS``)."""
+    """A drawn program: HLO text, its arguments, the bound of each output the cpu platform
+    must keep (``scales``: per output, the indices of the companion outputs its bound reads;
+    companions follow the program's own outputs in the root tuple and are not compared), how
+    each argument is passed to the cpu platform (an index of ``VIEWS``), and which
+    parameters the module donates (``input_output_alias``/``buffer_donor``)."""
 
     def __init__(
         self,
         text: str,
         args: list[np.ndarray],
-        exact: list[bool],
+        bounds: list[Bound],
         views: list[int] | None = None,
+        scales: list[tuple[int, ...]] | None = None,
+        donated: tuple[int, ...] = (),
     ) -> None:
         self.text = text
         self.args = args
-        self.exact = exact
+        self.bounds = bounds
         self.views = views or [0] * len(args)
+        self.scales = scales or [() for _ in bounds]
+        self.donated = donated
 
     def cpu_args(self) -> list[np.ndarray]:
         """The arguments as views of other memory layouts, with the same values."""
@@ -160,6 +167,8 @@ class _Builder:
         self.depth = 0  # loops and conditionals nested around the ops being drawn
         self.computations: list[str] = []
         self.args: list[np.ndarray] = []
+        self.companions: dict[str, str] = {}
+        """Shapes of the companion values (magnitude scales of bounds), by name."""
 
     def fresh(self, prefix: str) -> str:
         self.counter += 1
@@ -186,6 +195,27 @@ class _Builder:
         v = Value(self.fresh("c"), t, ())
         text = ("true" if x else "false") if t is PRED else _literal(t, x)
         return self.emit(comp, v, f"constant({text})")
+
+    def companion(
+        self, comp: _Computation, dims: tuple[int, ...], text: str, t: str = "f64"
+    ) -> str:
+        """A value of ``comp`` that only bounds read (later ops do not draw it)."""
+        name = self.fresh("mag")
+        shape = f"{t}[{','.join(map(str, dims))}]"
+        comp.lines.append(f"  {name} = {shape} {text}")
+        self.companions[name] = shape
+        return name
+
+    def magnitude(self, comp: _Computation, v: Value) -> str:
+        """``|convert<f64>(v)|``."""
+        wide = self.companion(comp, v.dims, f"convert({v.name})")
+        return self.companion(comp, v.dims, f"abs({wide})")
+
+    def f64_constant(self, comp: _Computation, x: float, dims: tuple[int, ...]) -> str:
+        scalar = self.companion(comp, (), f"constant({x!r})")
+        if not dims:
+            return scalar
+        return self.companion(comp, dims, f"broadcast({scalar}), dimensions={{}}")
 
     def scalar_computation(self, kind: str, t: ElementType) -> str:
         """A reducer/comparator computation named ``kind`` over scalars of ``t``."""
@@ -274,14 +304,14 @@ def _same(b: _Builder, comp: _Computation, v: Value, entry: bool) -> Value:
 def _unary(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     if v.type is PRED:
-        return b.emit(comp, Value(b.fresh("not"), PRED, v.dims, v.exact), f"not({v.name})")
+        return b.emit(comp, Value(b.fresh("not"), PRED, v.dims, v.moved), f"not({v.name})")
     ops = FLOAT_UNARY if v.type.is_float else INT_UNARY
     if v.type.is_unsigned:
         ops = tuple(o for o in ops if o not in ("abs", "sign"))
     op = b.draw(st.sampled_from(ops))
-    exact = v.exact and not _approximate(v.type, op)
+    bound = bounds.after_op(op, v.type, [v.bound])
     return b.emit(
-        comp, Value(b.fresh(op), v.type, v.dims, exact, nan_bits=False), f"{op}({v.name})"
+        comp, Value(b.fresh(op), v.type, v.dims, bound, nan_bits=False), f"{op}({v.name})"
     )
 
 
@@ -290,8 +320,8 @@ def _binary(b: _Builder, comp: _Computation, entry: bool) -> Value:
     w = _same(b, comp, v, entry)
     ops = PRED_BINARY if v.type is PRED else FLOAT_BINARY if v.type.is_float else INT_BINARY
     op = b.draw(st.sampled_from(ops))
-    exact = v.exact and w.exact and not _approximate(v.type, op)
-    out = Value(b.fresh(op), v.type, v.dims, exact, nan_bits=False)
+    bound = bounds.after_op(op, v.type, [v.bound, w.bound])
+    out = Value(b.fresh(op), v.type, v.dims, bound, nan_bits=False)
     return b.emit(comp, out, f"{op}({v.name}, {w.name})")
 
 
@@ -302,7 +332,7 @@ def _compare(b: _Builder, comp: _Computation, entry: bool) -> Value:
     kind = ""
     if v.type.is_float and v.nan_bits and w.nan_bits and b.draw(st.booleans()):
         kind = ", type=TOTALORDER"
-    out = Value(b.fresh("cmp"), PRED, v.dims, v.exact and w.exact)
+    out = Value(b.fresh("cmp"), PRED, v.dims, bounds.after_op("compare", PRED, [v.bound, w.bound]))
     return b.emit(comp, out, f"compare({v.name}, {w.name}), direction={d}{kind}")
 
 
@@ -315,16 +345,17 @@ def _select(b: _Builder, comp: _Computation, entry: bool) -> Value:
     elif entry:
         p = b.param(comp, PRED, v.dims, entry)
     else:
-        p = b.emit(comp, Value(b.fresh("cmp"), PRED, v.dims, v.exact and w.exact),
+        p = b.emit(comp, Value(b.fresh("cmp"), PRED, v.dims,
+                               bounds.after_op("compare", PRED, [v.bound, w.bound])),
                    f"compare({v.name}, {w.name}), direction=LT")  # fmt: skip
     if p.dims != v.dims:
-        p = b.emit(comp, Value(b.fresh("bp"), PRED, v.dims, p.exact),
+        p = b.emit(comp, Value(b.fresh("bp"), PRED, v.dims, p.bound),
                    f"broadcast({p.name}), dimensions={{}}")  # fmt: skip
     out = Value(
         b.fresh("sel"),
         v.type,
         v.dims,
-        v.exact and w.exact and p.exact,
+        bounds.join(v.type, v.moved, w.moved) if p.exact else bounds.degraded(v.type),
         nan_bits=v.nan_bits and w.nan_bits,
     )
     return b.emit(comp, out, f"select({p.name}, {v.name}, {w.name})")
@@ -333,7 +364,8 @@ def _select(b: _Builder, comp: _Computation, entry: bool) -> Value:
 def _clamp(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     lo, hi = _same(b, comp, v, entry), _same(b, comp, v, entry)
-    out = Value(b.fresh("clamp"), v.type, v.dims, v.exact and lo.exact and hi.exact, nan_bits=False)
+    bound = bounds.after_op("clamp", v.type, [lo.bound, v.bound, hi.bound])
+    out = Value(b.fresh("clamp"), v.type, v.dims, bound, nan_bits=False)
     return b.emit(comp, out, f"clamp({lo.name}, {v.name}, {hi.name})")
 
 
@@ -341,7 +373,9 @@ def _convert(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     t = b.draw(st.sampled_from(TYPES))
     return b.emit(
-        comp, Value(b.fresh("cvt"), t, v.dims, v.exact, nan_bits=False), f"convert({v.name})"
+        comp,
+        Value(b.fresh("cvt"), t, v.dims, bounds.converted(v.type, t, v.moved), nan_bits=False),
+        f"convert({v.name})",
     )
 
 
@@ -366,7 +400,7 @@ def _bitcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
         dims = v.dims[:-1]
     return b.emit(
         comp,
-        Value(b.fresh("bc"), t, dims, v.exact, nan_bits=v.nan_bits),
+        Value(b.fresh("bc"), t, dims, BITS if v.exact else bounds.degraded(t), nan_bits=v.nan_bits),
         f"bitcast-convert({v.name})",
     )
 
@@ -379,7 +413,7 @@ def _broadcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
     size = b.draw(st.sampled_from(DIMS))
     dims = (*v.dims[:at], size, *v.dims[at:])
     mapping = [i for i in range(len(dims)) if i != at]
-    out = Value(b.fresh("bcast"), v.type, dims, v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("bcast"), v.type, dims, v.moved, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"broadcast({v.name}), dimensions={{{','.join(map(str, mapping))}}}")
 
 
@@ -394,7 +428,7 @@ def _reshape(b: _Builder, comp: _Computation, entry: bool) -> Value:
         options += [(), (1, 1, 1)]
     dims = b.draw(st.sampled_from(options))
     return b.emit(
-        comp, Value(b.fresh("rs"), v.type, dims, v.exact, nan_bits=v.nan_bits), f"reshape({v.name})"
+        comp, Value(b.fresh("rs"), v.type, dims, v.moved, nan_bits=v.nan_bits), f"reshape({v.name})"
     )
 
 
@@ -402,7 +436,7 @@ def _transpose(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     perm = b.draw(st.permutations(range(len(v.dims))))
     dims = tuple(v.dims[p] for p in perm)
-    out = Value(b.fresh("tr"), v.type, dims, v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("tr"), v.type, dims, v.moved, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"transpose({v.name}), dimensions={{{','.join(map(str, perm))}}}")
 
 
@@ -415,7 +449,7 @@ def _slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
         stride = b.draw(st.integers(1, 3))
         parts.append(f"[{start}:{limit}:{stride}]")
         dims.append(-(-(limit - start) // stride))
-    out = Value(b.fresh("sl"), v.type, tuple(dims), v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("sl"), v.type, tuple(dims), v.moved, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"slice({v.name}), slice={{{', '.join(parts)}}}")
 
 
@@ -430,7 +464,11 @@ def _concatenate(b: _Builder, comp: _Computation, entry: bool) -> Value:
     w = b.draw(st.sampled_from(like)) if like else b.param(comp, v.type, w_dims, entry)
     dims = (*v.dims[:d], v.dims[d] + extra, *v.dims[d + 1 :])
     out = Value(
-        b.fresh("cat"), v.type, dims, v.exact and w.exact, nan_bits=v.nan_bits and w.nan_bits
+        b.fresh("cat"),
+        v.type,
+        dims,
+        bounds.join(v.type, v.moved, w.moved),
+        nan_bits=v.nan_bits and w.nan_bits,
     )
     return b.emit(comp, out, f"concatenate({v.name}, {w.name}), dimensions={{{d}}}")
 
@@ -451,22 +489,22 @@ def _pad(b: _Builder, comp: _Computation, entry: bool) -> Value:
         dims.append(size + lo + hi)
     if not parts:
         return _unary(b, comp, entry)
-    out = Value(b.fresh("pad"), v.type, tuple(dims), v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("pad"), v.type, tuple(dims), v.moved, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"pad({v.name}, {pv.name}), padding={'x'.join(parts)}")
 
 
 def _reverse(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     axes = sorted(b.draw(st.sets(st.integers(0, max(len(v.dims) - 1, 0)))) if v.dims else [])
-    out = Value(b.fresh("rev"), v.type, v.dims, v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("rev"), v.type, v.dims, v.moved, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"reverse({v.name}), dimensions={{{','.join(map(str, axes))}}}")
 
 
-def _reducer(b: _Builder, t: ElementType) -> tuple[str, object, bool]:
-    """(computation, init value, exact) of a drawn reduction over ``t``."""
+def _reducer(b: _Builder, t: ElementType) -> tuple[str, object, str]:
+    """(computation, init value, kind) of a drawn reduction over ``t``."""
     if t is PRED:
         kind = b.draw(st.sampled_from(("and", "or")))
-        return b.scalar_computation(kind, t), kind == "and", True
+        return b.scalar_computation(kind, t), kind == "and", kind
     kind = b.draw(st.sampled_from(("add", "maximum", "minimum", "multiply")))
     init = {"add": 0, "multiply": 1}.get(kind)
     if init is None:
@@ -474,26 +512,67 @@ def _reducer(b: _Builder, t: ElementType) -> tuple[str, object, bool]:
         if t.is_integer:
             info = ml_dtypes.iinfo(t.numpy)
             init = int(info.min) if kind == "maximum" else int(info.max)
-    exact = not (t.is_float and kind in ("add", "multiply"))
-    return b.scalar_computation(kind, t), init, exact
+    return b.scalar_computation(kind, t), init, kind
+
+
+def _reduced_bound(
+    b: _Builder,
+    comp: _Computation,
+    v: Value,
+    kind: str,
+    terms: int,
+    dims: tuple[int, ...],
+    opcode: str,
+    where: str,
+) -> Bound:
+    """The bound of a reduction (``opcode``: reduce or reduce-window) of ``v`` by ``kind`` over
+    ``terms`` elements each (``where``: the op's attributes, e.g. ``dimensions={0}``, for the
+    companions reducing magnitudes the same way): float sums and products reassociate on
+    cpu."""
+    if not v.type.is_float:
+        return v.moved if v.exact else bounds.degraded(v.type)
+    if kind in ("maximum", "minimum"):
+        return bounds.join(v.type, v.moved)
+    if v.bound.kind not in bounds.PRESERVING:
+        return bounds.degraded(v.type)
+    mag = b.magnitude(comp, v)
+    if kind == "add":
+        zero = b.f64_constant(comp, 0.0, ())
+        add = b.scalar_computation("add", dtypes.F64)
+        total = b.companion(comp, dims, f"{opcode}({mag}, {zero}), {where}, to_apply={add}")
+        return bounds.accumulated("sum", v.type, terms, v.bound, (total,))
+    one, ones = b.f64_constant(comp, 1.0, ()), b.f64_constant(comp, 1.0, v.dims)
+    zeros = b.f64_constant(comp, 0.0, v.dims)
+    multiply = b.scalar_computation("multiply", dtypes.F64)
+    high = b.companion(comp, v.dims, f"maximum({mag}, {ones})")
+    low = b.companion(comp, v.dims, f"minimum({mag}, {ones})")
+    pv = b.companion(comp, v.dims, f"compare({mag}, {zeros}), direction=EQ", "pred")
+    low = b.companion(comp, v.dims, f"select({pv}, {ones}, {low})")
+    scales = tuple(
+        b.companion(comp, dims, f"{opcode}({x}, {one}), {where}, to_apply={multiply}")
+        for x in (high, low)
+    )
+    return bounds.accumulated("product", v.type, terms, v.bound, scales)
 
 
 def _reduce(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     axes = sorted(b.draw(st.sets(st.integers(0, max(len(v.dims) - 1, 0)))) if v.dims else [])
-    reducer, init, exact = _reducer(b, v.type)
+    reducer, init, kind = _reducer(b, v.type)
     c = b.constant(comp, v.type, init)  # type: ignore[arg-type]
     dims = tuple(d for i, d in enumerate(v.dims) if i not in axes)
-    out = Value(b.fresh("red"), v.type, dims, v.exact and exact, nan_bits=False)
-    text = f"reduce({v.name}, {c.name}), dimensions={{{','.join(map(str, axes))}}}"
-    return b.emit(comp, out, f"{text}, to_apply={reducer}")
+    where = f"dimensions={{{','.join(map(str, axes))}}}"
+    terms = math.prod(v.dims[i] for i in axes) + 1
+    bound = _reduced_bound(b, comp, v, kind, terms, dims, "reduce", where)
+    out = Value(b.fresh("red"), v.type, dims, bound, nan_bits=False)
+    return b.emit(comp, out, f"reduce({v.name}, {c.name}), {where}, to_apply={reducer}")
 
 
 def _reduce_window(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     if not v.dims:
         return _reduce(b, comp, entry)
-    reducer, init, exact = _reducer(b, v.type)
+    reducer, init, kind = _reducer(b, v.type)
     c = b.constant(comp, v.type, init)  # type: ignore[arg-type]
     sizes, strides, pads, dims = [], [], [], []
     for d in v.dims:
@@ -507,7 +586,10 @@ def _reduce_window(b: _Builder, comp: _Computation, entry: bool) -> Value:
         dims.append(span // stride + 1 if span >= 0 else 0)
     window = (f"size={'x'.join(map(str, sizes))} stride={'x'.join(map(str, strides))} "
               f"pad={'x'.join(pads)}")  # fmt: skip
-    out = Value(b.fresh("rw"), v.type, tuple(dims), v.exact and exact, nan_bits=False)
+    terms = math.prod(sizes) + 1
+    where = f"window={{{window}}}"
+    bound = _reduced_bound(b, comp, v, kind, terms, tuple(dims), "reduce-window", where)
+    out = Value(b.fresh("rw"), v.type, tuple(dims), bound, nan_bits=False)
     text = f"reduce-window({v.name}, {c.name}), window={{{window}}}, to_apply={reducer}"
     return b.emit(comp, out, text)
 
@@ -520,9 +602,15 @@ def _dot(b: _Builder, comp: _Computation, entry: bool) -> Value:
     w_dims = (v.dims[1], n)
     like = [u for u in comp.values if u.type is v.type and u.dims == w_dims]
     w = b.draw(st.sampled_from(like)) if like else b.param(comp, v.type, w_dims, entry)
-    exact = v.exact and w.exact and not v.type.is_float
-    out = Value(b.fresh("dot"), v.type, (v.dims[0], n), exact, nan_bits=False)
     dims = "lhs_contracting_dims={1}, rhs_contracting_dims={0}"
+    operands = bounds.join(v.type, v.moved, w.moved)
+    if v.type.is_float and operands.kind in bounds.PRESERVING:
+        size = f"dot({b.magnitude(comp, v)}, {b.magnitude(comp, w)}), {dims}"
+        scale = b.companion(comp, (v.dims[0], n), size)
+        bound = bounds.accumulated("dot", v.type, v.dims[1], operands, (scale,))
+    else:
+        bound = operands if operands.exact else bounds.degraded(v.type)
+    out = Value(b.fresh("dot"), v.type, (v.dims[0], n), bound, nan_bits=False)
     return b.emit(comp, out, f"dot({v.name}, {w.name}), {dims}")
 
 
@@ -551,7 +639,7 @@ def _dynamic_slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
     sizes = tuple(b.draw(st.integers(0, d)) for d in v.dims)
     idx = _indices(b, comp, len(v.dims), entry)
     names = ", ".join([v.name, *(i.name for i in idx)])
-    out = Value(b.fresh("ds"), v.type, sizes, v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("ds"), v.type, sizes, v.moved, nan_bits=v.nan_bits)
     return b.emit(
         comp, out, f"dynamic-slice({names}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}"
     )
@@ -565,7 +653,11 @@ def _dynamic_update_slice(b: _Builder, comp: _Computation, entry: bool) -> Value
     idx = _indices(b, comp, len(v.dims), entry)
     names = ", ".join([v.name, u.name, *(i.name for i in idx)])
     out = Value(
-        b.fresh("dus"), v.type, v.dims, v.exact and u.exact, nan_bits=v.nan_bits and u.nan_bits
+        b.fresh("dus"),
+        v.type,
+        v.dims,
+        bounds.join(v.type, v.moved, u.moved),
+        nan_bits=v.nan_bits and u.nan_bits,
     )
     return b.emit(comp, out, f"dynamic-update-slice({names})")
 
@@ -576,7 +668,9 @@ def _sort(b: _Builder, comp: _Computation, entry: bool) -> Value:
         return _reverse(b, comp, entry)
     d = b.draw(st.integers(0, len(v.dims) - 1))
     lt = b.scalar_computation("lt", v.type)
-    out = Value(b.fresh("sort"), v.type, v.dims, v.exact, nan_bits=v.nan_bits)
+    # the j-th smallest of values each within k ulps of the interpreter's is within k ulps
+    bound = bounds.join(v.type, v.moved)
+    out = Value(b.fresh("sort"), v.type, v.dims, bound, nan_bits=v.nan_bits)
     return b.emit(comp, out, f"sort({v.name}), dimensions={{{d}}}, is_stable=true, to_apply={lt}")
 
 
@@ -595,7 +689,7 @@ def _gather(b: _Builder, comp: _Computation, entry: bool) -> Value:
     rest = v.dims[1:]
     offsets = ",".join(str(k) for k in range(1, len(v.dims)))
     sizes = ",".join(map(str, (1, *rest)))
-    out = Value(b.fresh("gather"), v.type, (idx.dims[0], *rest), v.exact, nan_bits=v.nan_bits)
+    out = Value(b.fresh("gather"), v.type, (idx.dims[0], *rest), v.moved, nan_bits=v.nan_bits)
     text = (f"gather({v.name}, {idx.name}), offset_dims={{{offsets}}}, "
             f"collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, "
             f"slice_sizes={{{sizes}}}")  # fmt: skip
@@ -612,12 +706,22 @@ def _scatter(b: _Builder, comp: _Computation, entry: bool) -> Value:
     kind = b.draw(st.sampled_from(("add", "maximum", "minimum")))
     combiner = b.scalar_computation(kind, v.type)
     windows = ",".join(str(k) for k in range(1, len(v.dims)))
+    where = (f"update_window_dims={{{windows}}}, inserted_window_dims={{0}}, "
+             f"scatter_dims_to_operand_dims={{0}}, index_vector_dim=1")  # fmt: skip
     # duplicate rows combine in an unspecified order: exact for integers only
-    exact = v.exact and not v.type.is_float
-    out = Value(b.fresh("scatter"), v.type, v.dims, exact, nan_bits=False)
-    text = (f"scatter({v.name}, {idx.name}, {updates.name}), update_window_dims={{{windows}}}, "
-            f"inserted_window_dims={{0}}, scatter_dims_to_operand_dims={{0}}, "
-            f"index_vector_dim=1, to_apply={combiner}")  # fmt: skip
+    if not v.type.is_float:
+        bound = v.moved if v.exact else bounds.degraded(v.type)
+    elif not v.exact:
+        bound = bounds.degraded(v.type)
+    elif kind == "add":
+        add = b.scalar_computation("add", dtypes.F64)
+        total = b.companion(comp, v.dims, f"scatter({b.magnitude(comp, v)}, {idx.name}, "
+                            f"{b.magnitude(comp, updates)}), {where}, to_apply={add}")  # fmt: skip
+        bound = bounds.accumulated("sum", v.type, idx.dims[0] + 1, v.bound, (total,))
+    else:
+        bound = Bound("unordered")
+    out = Value(b.fresh("scatter"), v.type, v.dims, bound, nan_bits=False)
+    text = f"scatter({v.name}, {idx.name}, {updates.name}), {where}, to_apply={combiner}"
     return b.emit(comp, out, text)
 
 
@@ -630,15 +734,18 @@ def _window_update(b: _Builder, comp: _Computation, i: str) -> Value:
     sizes = (1, *x.dims[1:])
     zero = b.constant(comp, dtypes.S32, 0)
     starts = ", ".join([i, *([zero.name] * (len(x.dims) - 1))])
-    row = b.emit(comp, Value(b.fresh("row"), x.type, sizes, x.exact, nan_bits=x.nan_bits),
+    row = b.emit(comp, Value(b.fresh("row"), x.type, sizes, x.bound, nan_bits=x.nan_bits),
                  f"dynamic-slice({x.name}, {starts}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}")  # fmt: skip
     if x.type is PRED:
-        new = b.emit(comp, Value(b.fresh("not"), PRED, sizes, x.exact), f"not({row.name})")
+        new = b.emit(comp, Value(b.fresh("not"), PRED, sizes, x.bound), f"not({row.name})")
     else:
         op = "add" if not x.type.is_float else b.draw(st.sampled_from(("add", "multiply")))
-        new = b.emit(comp, Value(b.fresh(op), x.type, sizes, x.exact, nan_bits=False),
+        new = b.emit(comp, Value(b.fresh(op), x.type, sizes,
+                                 bounds.after_op(op, x.type, [x.bound]), nan_bits=False),
                      f"{op}({row.name}, {row.name})")  # fmt: skip
-    out = Value(b.fresh("dus"), x.type, x.dims, x.exact and new.exact, nan_bits=False)
+    out = Value(
+        b.fresh("dus"), x.type, x.dims, bounds.join(x.type, x.bound, new.bound), nan_bits=False
+    )
     return b.emit(comp, out, f"dynamic-update-slice({x.name}, {new.name}, {starts})")
 
 
@@ -670,7 +777,7 @@ def _while(b: _Builder, comp: _Computation, entry: bool) -> Value:
     body = _Computation(b.fresh("body"))
     body.lines.append(f"  s = {state} parameter(0)")
     body.lines.append("  i = s32[] get-tuple-element(s), index=0")
-    x = Value("x", v.type, v.dims, v.exact)
+    x = Value("x", v.type, v.dims, v.moved)
     body.lines.append(f"  x = {v.shape} get-tuple-element(s), index=1")
     body.params.append(x)
     body.values.append(x)
@@ -690,8 +797,11 @@ def _while(b: _Builder, comp: _Computation, entry: bool) -> Value:
     comp.lines.append(f"  {init} = {state} tuple({start.name}, {v.name})")
     loop = b.fresh("while")
     comp.lines.append(f"  {loop} = {state} while({init}), condition={cond}, body={body.name}")
+    # each iteration's state feeds the next: only exact loops keep a bound
     exact = v.exact and all(w.exact for w in body.values)
-    out = Value(b.fresh("wout"), v.type, v.dims, exact, nan_bits=False)
+    out = Value(
+        b.fresh("wout"), v.type, v.dims, BITS if exact else bounds.degraded(v.type), nan_bits=False
+    )
     return b.emit(comp, out, f"get-tuple-element({loop}), index=1")
 
 
@@ -710,19 +820,20 @@ def _conditional(b: _Builder, comp: _Computation, entry: bool) -> Value:
         p = b.param(comp, dtypes.S32, (), entry)
     else:
         p = b.constant(comp, dtypes.S32, b.draw(st.integers(-2, 4)))
-    branches, exact = [], v.exact and p.exact
+    branches, results = [], [v.moved]
     for _ in range(count):
         branch = _Computation(b.fresh("branch"))
-        x = Value("x", v.type, v.dims, v.exact)
+        x = Value("x", v.type, v.dims, v.moved)
         branch.lines.append(f"  x = {v.shape} parameter(0)")
         branch.params.append(x)
         branch.values.append(x)
         result = _body_ops(b, branch, b.draw(st.integers(0, 2)))
-        exact = exact and result.exact
+        results.append(result.bound)
         branch.lines.append(f"  ROOT r = {v.shape} copy({result.name})")
         b.computations.append(f"{branch.name} {{\n" + "\n".join(branch.lines) + "\n}\n")
         branches.append(branch.name)
-    out = Value(b.fresh("cond"), v.type, v.dims, exact, nan_bits=False)
+    bound = bounds.join(v.type, *results) if p.exact else bounds.degraded(v.type)
+    out = Value(b.fresh("cond"), v.type, v.dims, bound, nan_bits=False)
     if count == 2 and p.type is PRED:
         text = (f"conditional({p.name}, {v.name}, {v.name}), "
                 f"true_computation={branches[0]}, false_computation={branches[1]}")  # fmt: skip
@@ -780,14 +891,54 @@ def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
         op(b, entry, True)
     count = draw(st.integers(1, min(3, len(entry.values))))
     outs = entry.values[-count:]
-    shapes = ", ".join(v.shape for v in outs)
-    entry.lines.append(f"  ROOT out = ({shapes}) tuple({', '.join(v.name for v in outs)})")
-    text = "HloModule fuzz\n\n" + "\n".join(b.computations)
+    names = [v.name for v in outs]
+    shapes = [v.shape for v in outs]
+    scales = []
+    for v in outs:  # companions after the outputs
+        scales.append(tuple(range(len(names), len(names) + len(v.bound.companions))))
+        names += v.bound.companions
+        shapes += [b.companions[c] for c in v.bound.companions]
+    entry.lines.append(f"  ROOT out = ({', '.join(shapes)}) tuple({', '.join(names)})")
+    donated = _donations(b, entry, outs)
+    text = f"HloModule fuzz{_aliasing(donated, draw)}\n\n" + "\n".join(b.computations)
     text += "\nENTRY main {\n" + "\n".join(entry.lines) + "\n}\n"
     if draw(st.booleans()):
         text = _with_layouts(text, random.Random(draw(st.integers(0, 2**32 - 1))))
     views = [draw(st.integers(0, len(VIEWS) - 1)) for _ in b.args]
-    return Program(text, b.args, [v.exact for v in outs], views)
+    bounds_ = [v.bound for v in outs]
+    return Program(text, b.args, bounds_, views, scales, tuple(sorted(donated)))
+
+
+def _donations(b: _Builder, entry: _Computation, outs: list[Value]) -> dict[int, int | None]:
+    """Drawn donated parameters of the entry: parameter number -> the output it aliases (one
+    of the same shape), or None for a buffer donor the module does not tie to an output."""
+    donated: dict[int, int | None] = {}
+    taken: set[int] = set()
+    for i, p in enumerate(entry.params):
+        if not b.draw(st.booleans()):
+            continue
+        same = [j for j, v in enumerate(outs) if v.shape == p.shape and j not in taken]
+        j = b.draw(st.sampled_from([None, *same]))
+        donated[i] = j
+        if j is not None:
+            taken.add(j)
+    return donated
+
+
+def _aliasing(donated: dict[int, int | None], draw: st.DrawFn) -> str:
+    """The module header's ``input_output_alias`` and ``buffer_donor`` of ``donated``."""
+    aliases = [
+        f"{{{j}}}: ({i}, {{}}, {draw(st.sampled_from(('may-alias', 'must-alias')))})"
+        for i, j in donated.items()
+        if j is not None
+    ]
+    donors = [f"({i}, {{}})" for i, j in donated.items() if j is None]
+    text = ""
+    if aliases:
+        text += f", input_output_alias={{ {', '.join(aliases)} }}"
+    if donors:
+        text += f", buffer_donor={{ {', '.join(donors)} }}"
+    return text
 
 
 def _with_layouts(text: str, rng: random.Random) -> str:
