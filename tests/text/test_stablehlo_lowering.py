@@ -15,6 +15,7 @@ from xlapy.ir import attrs as A
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo
+from xlapy.text.hlo_printer import print_hlo
 from xlapy.text.stablehlo_parser import parse_stablehlo
 
 
@@ -289,3 +290,20 @@ def test_sdy_ops_are_identity() -> None:
     }"""
     (out,) = _run(text, np.arange(4, dtype=np.float32))
     np.testing.assert_array_equal(out, [0, 2, 4, 6])
+
+
+def test_donated_arguments_become_the_module_configs_aliasing() -> None:
+    """JAX's ``donate_argnums`` marks arguments ``tf.aliasing_output`` (aliased to a result)
+    or ``jax.buffer_donor``; the module config records them as XLA's HLO module does."""
+    module = xlapy.load(
+        """module @m {
+  func.func public @main(%a: tensor<3xf32> {tf.aliasing_output = 1 : i32}, %b: tensor<3xf32>,
+                         %c: tensor<2xf32> {jax.buffer_donor = true}) -> (tensor<3xf32>, tensor<3xf32>) {
+    %0 = stablehlo.add %a, %b : tensor<3xf32>
+    return %b, %0 : tensor<3xf32>, tensor<3xf32>
+  }
+}"""
+    )
+    assert str(module.config.input_output_alias) == "{ {1}: (0, {}, may-alias) }"
+    assert str(module.config.buffer_donor) == "{ (2, {}) }"
+    assert "input_output_alias={ {1}: (0, {}, may-alias) }" in print_hlo(module)

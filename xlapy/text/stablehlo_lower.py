@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from xlapy.errors import InvalidArgument, ParseError, ShapeCheckError, Unimplemented, XlaError
+from xlapy.ir.attrs import RawAttribute
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.module import MAX_DEVICE_COUNT, HloModule, ModuleConfig
@@ -98,8 +99,26 @@ class ModuleLowering:
             apply_function_shardings(entry, func.arg_attrs, func.result_attrs, self.meshes)
         except XlaError as err:
             raise self.error(func.offset, f"@{name}: {err}") from None
+        self._donations(func.arg_attrs)
         self.hlo.entry = entry
         return self.hlo
+
+    def _donations(self, arg_attrs: list[dict[str, Any]]) -> None:
+        """The entry's donated arguments as XLA's module config records them: an argument's
+        ``tf.aliasing_output = k`` becomes ``input_output_alias`` ``{k}: (i, {}, may-alias)``
+        and ``jax.buffer_donor = true`` a ``buffer_donor`` ``(i, {})`` (JAX's lowering with
+        ``donate_argnums``)."""
+        aliases, donors = [], []
+        for i, attrs in enumerate(arg_attrs):
+            output = attrs.get("tf.aliasing_output")
+            if isinstance(output, int) and not isinstance(output, bool):
+                aliases.append(f"{{{output}}}: ({i}, {{}}, may-alias)")
+            if attrs.get("jax.buffer_donor") is True:
+                donors.append(f"({i}, {{}})")
+        if aliases:
+            self.hlo.config.input_output_alias = RawAttribute("{ " + ", ".join(aliases) + " }")
+        if donors:
+            self.hlo.config.buffer_donor = RawAttribute("{ " + ", ".join(donors) + " }")
 
     def function(self, name: str, offset: int) -> HloComputation:
         """The computation of function ``name`` (lowered once, callees first)."""

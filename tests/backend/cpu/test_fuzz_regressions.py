@@ -74,3 +74,30 @@ ENTRY main {
     for g, w, e in zip(got, want, expected, strict=True):
         np.testing.assert_array_equal(w, e)
         np.testing.assert_array_equal(g, e)
+
+
+def test_donated_and_other_arguments_of_a_jitted_function_are_left_as_they_were() -> None:
+    """``xlapy.jit(donate_argnums=...)`` lowers with JAX's donation (the module aliases the
+    donated parameter to an output); xlapy never writes to a caller's array, donated or not,
+    and gives XLA's values: a scan-like update of the donated state in place (an in-place
+    dynamic-update-slice inside the program) and a read of the other argument."""
+    import jax
+    import jax.numpy as jnp
+
+    def step(state: jax.Array, rows: jax.Array, i: jax.Array) -> tuple[jax.Array, jax.Array]:
+        new = jax.lax.dynamic_update_slice(state, state[i][None] * 2 + rows[i][None], (i, 0))
+        return new, jnp.sum(rows, axis=0)
+
+    state = np.arange(12, dtype=np.float32).reshape(4, 3)
+    rows = np.full((4, 3), -1.5, np.float32)
+    index = np.int32(2)
+    kept = (state.copy(), rows.copy())
+    f = xlapy.jit(step, donate_argnums=(0,))
+    config = f.lower(state, rows, index).config
+    assert str(config.input_output_alias) == "{ {0}: (0, {}, may-alias) }"
+    got = f(state, rows, index)
+    want = jax.jit(step)(state, rows, index)
+    np.testing.assert_array_equal(state, kept[0])
+    np.testing.assert_array_equal(rows, kept[1])
+    for g, w in zip(got, want, strict=True):
+        np.testing.assert_array_equal(g, np.asarray(w))
