@@ -19,6 +19,10 @@ python3 benchmarks/child.py model NAME --platform xla|cpu [--outputs NPZ]
     (cache dir from ``$XLAPY_CACHE_DIR``) and the call: the steps ``xlapy.jit`` takes. Prints
     JSON with the seconds of each step and ``first_call`` (their sum); saves the outputs (the
     result's leaves) to ``--outputs``.
+python3 benchmarks/child.py prime
+    Fills the bytecode cache (``$PYTHONPYCACHEPREFIX``) the other modes share: imports jax,
+    the model libraries, numba and every xlapy module, then compiles the packages that import
+    more modules lazily (xlapy, jax, numba, llvmlite). Prints nothing.
 """
 
 from __future__ import annotations
@@ -156,6 +160,30 @@ def model_main(args: argparse.Namespace) -> dict[str, object]:
     return {**steps, "first_call": sum(steps.values())}
 
 
+# Packages whose modules are imported lazily (during lowering or kernel compilation): all of
+# their modules are compiled, as a pip install compiles them.
+LAZY_PACKAGES = ("xlapy", "jax", "numba", "llvmlite")
+
+
+def prime_main() -> None:
+    import compileall
+    import importlib
+    import pkgutil
+
+    import equinox  # noqa: F401
+    import jax.numpy  # noqa: F401
+    import numba  # noqa: F401
+    import optax  # noqa: F401
+    from flax import linen, nnx  # noqa: F401
+    from flax.training import train_state  # noqa: F401
+
+    for info in pkgutil.walk_packages(xlapy.__path__, "xlapy."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    for name in LAZY_PACKAGES:
+        compileall.compile_dir(sys.modules[name].__path__[0], quiet=1, workers=2)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="mode", required=True)
@@ -173,7 +201,11 @@ def main() -> None:
     m.add_argument("name")
     m.add_argument("--platform", choices=("xla", "cpu"), required=True)
     m.add_argument("--outputs")
+    sub.add_parser("prime")
     args = parser.parse_args()
+    if args.mode == "prime":
+        prime_main()
+        return
     modes = {"compile": compile_main, "interpret": interpret_main, "model": model_main}
     try:
         result = modes[args.mode](args)

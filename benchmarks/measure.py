@@ -3,12 +3,15 @@ fresh-process runs of ``child.py`` (cold/warm compile, the interpreter under a t
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 from collections.abc import Callable, Sequence
@@ -185,17 +188,49 @@ def _run_child(argv: Sequence[str], env: dict[str, str], timeout: float) -> dict
     return result
 
 
-def _child_env(cache_dir: Path | None = None) -> dict[str, str]:
-    """The child's environment. With a kernel cache directory, the child also keeps Python's
-    bytecode cache beside it (``PYTHONPYCACHEPREFIX``, even where the machine sets
-    ``PYTHONDONTWRITEBYTECODE``): a pip install has its ``.pyc`` files, so a warm-cache compile
-    is measured as a user pays it, not with xlapy's ~90 modules recompiled from source."""
+_bytecode_prefix: Path | None = None
+
+
+def bytecode_prefix() -> Path:
+    """The Python bytecode cache every child of this run shares (``PYTHONPYCACHEPREFIX``),
+    primed once per run by ``child.py prime`` (the imports of jax, the model libraries, numba
+    and every xlapy module, and the packages that import lazily), then kept for the run.
+
+    This machine sets ``PYTHONDONTWRITEBYTECODE``, and a bytecode prefix hides the ``.pyc``
+    files beside the sources: without priming, the first child would compile jax's, numba's
+    and xlapy's modules from source inside its timed steps. A pip install has its ``.pyc``
+    files before the first call; so has every child here (the empty kernel cache is a
+    separate directory)."""
+    global _bytecode_prefix
+    if _bytecode_prefix is None:
+        prefix = Path(tempfile.mkdtemp(prefix="xlapy-pycache-"))
+        atexit.register(shutil.rmtree, prefix, ignore_errors=True)
+        env = _base_env()
+        env["PYTHONPYCACHEPREFIX"] = str(prefix)
+        subprocess.run(
+            [sys.executable, str(HERE / "child.py"), "prime"],
+            env=env,
+            capture_output=True,
+            check=True,
+        )
+        _bytecode_prefix = prefix
+    return _bytecode_prefix
+
+
+def _base_env() -> dict[str, str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(HERE.parent), env.get("PYTHONPATH")]))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+def _child_env(cache_dir: Path | None = None) -> dict[str, str]:
+    """The child's environment: the run's primed bytecode cache (``bytecode_prefix``) and,
+    when given, ``XLAPY_CACHE_DIR=cache_dir`` (the kernel cache, empty for a cold child)."""
+    env = _base_env()
+    env["PYTHONPYCACHEPREFIX"] = str(bytecode_prefix())
     if cache_dir is not None:
         env["XLAPY_CACHE_DIR"] = str(cache_dir)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(cache_dir / "pycache")
     return env
 
 

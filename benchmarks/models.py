@@ -350,7 +350,8 @@ def _document(run: Run, rows: list[Row], wanted: int) -> list[str]:
         "`jax.jit(fn).lower(*args)` + `.compile()`; xlapy's is JAX's lowering, `as_text` + "
         "`xlapy.load`, `xlapy.compile` and the first call (the steps `xlapy.jit` takes), on an "
         "empty kernel cache and then, in a second process, on the cache the first filled "
-        "(Python's bytecode cache kept, as a pip install has it)",
+        "(all children share one bytecode cache, primed once per run: a pip install has its "
+        "`.pyc` files; the kernel cache is a separate directory, empty for the first process)",
         "- per call: `jax.jit(fn)` on device-resident arguments, `xlapy.jit(fn)` on numpy "
         "arguments; agree: `xlapy.jit`'s outputs vs `jax.jit`'s (the result's leaves); "
         "agree (cold): the empty-cache process's outputs vs XLA's first call",
