@@ -9,6 +9,8 @@ interpreter eval inside the compiled program.
 
 from __future__ import annotations
 
+import importlib.util
+import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -76,6 +78,36 @@ class CompileOptions:
     max_while_iterations: int | None = None
     generated_kernels: bool = True
     compile_variants: bool = False
+
+
+def cache_root(cache_dir: Path | None = None) -> Path:
+    """The directory of the kernel cache for this xlapy and numba version (``cache_dir``, or
+    ``$XLAPY_CACHE_DIR``, or ``~/.cache/xlapy``): generated sources (``source_cache``) and
+    optimized modules (``tiers``)."""
+    from xlapy import __version__
+
+    base = cache_dir or Path(os.environ.get("XLAPY_CACHE_DIR") or Path.home() / ".cache" / "xlapy")
+    return base / f"cpu-{__version__}-numba-{numba_version()}"
+
+
+_numba_version: str | None = None
+
+
+def numba_version() -> str:
+    """numba's version, read from its installed metadata when there is exactly one (the
+    quick tier imports no numba: 0.5-0.9 s), else from numba itself."""
+    global _numba_version
+    if _numba_version is None:
+        spec = importlib.util.find_spec("numba")
+        site = Path(spec.origin).parent.parent if spec and spec.origin else None
+        found = list(site.glob("numba-*.dist-info")) if site else []
+        if len(found) == 1:
+            _numba_version = found[0].name[len("numba-") : -len(".dist-info")]
+        else:
+            import numba
+
+            _numba_version = str(numba.__version__)
+    return _numba_version
 
 
 @dataclass
@@ -177,20 +209,42 @@ def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory],
     return register
 
 
+QUICK_MODULES = ("basic", "complex_elementwise", "control", "dot", "fft", "slicing")
+"""The modules of ``xlapy.backend.cpu.kernels`` whose factories the quick tier tries: their
+kernels are prebuilt (numpy, BLAS), and importing them imports no numba, so a first call on
+the quick tier pays neither numba's import nor a compilation. The quick tier never tries
+the other modules' factories, even once they are loaded (a tier's plan does not depend on
+what the process compiled before)."""
+
+_quick: dict[Opcode, list[KernelFactory]] = {}
+
+
 def factories(opcode: Opcode) -> list[KernelFactory]:
-    """The factories registered for ``opcode``, in the order to try them."""
+    """The factories registered for ``opcode``, in the order to try them: on the quick tier
+    (``generated_kernels`` switched off) those of ``QUICK_MODULES`` only."""
+    if not _generation.get():
+        load_kernels(quick=True)
+        found = _quick.get(opcode)
+        if found is None:
+            found = _quick[opcode] = [
+                e.factory
+                for e in KERNELS.get(opcode, [])
+                if e.factory.__module__.rsplit(".", 1)[-1] in QUICK_MODULES
+            ]
+        return found
     load_kernels()
     return [e.factory for e in KERNELS.get(opcode, [])]
 
 
-_loaded = False
+_loaded: set[str] = set()
 
 
-def load_kernels() -> None:
-    """Imports every module of ``xlapy.backend.cpu.kernels`` so that its factories register,
-    and lets the heap keep freed kernel outputs for the next call (``heap``)."""
-    global _loaded
-    if _loaded:
+def load_kernels(quick: bool = False) -> None:
+    """Imports the modules of ``xlapy.backend.cpu.kernels`` (``quick``: those of
+    ``QUICK_MODULES``) so that their factories register, and lets the heap keep freed kernel
+    outputs for the next call (``heap``)."""
+    which = "quick" if quick else "all"
+    if which in _loaded or "all" in _loaded:
         return
     import importlib
     import pkgutil
@@ -198,7 +252,8 @@ def load_kernels() -> None:
     from xlapy.backend.cpu import heap, kernels
 
     heap.retain_freed_memory()
-
-    for info in sorted(pkgutil.iter_modules(kernels.__path__), key=lambda m: m.name):
-        importlib.import_module(f"{kernels.__name__}.{info.name}")
-    _loaded = True
+    names = sorted(m.name for m in pkgutil.iter_modules(kernels.__path__))
+    for name in QUICK_MODULES if quick else names:
+        importlib.import_module(f"{kernels.__name__}.{name}")
+    _quick.clear()  # factories registered since: filtered again
+    _loaded.add(which)

@@ -1,4 +1,4 @@
-"""Generated kernel sources on disk: ``load_source`` writes a module's source once, under a
+"""Generated kernel sources on disk (in ``kernel.cache_root``): ``load_source`` writes a module's source once, under a
 name that is the hash of its text, and imports it, so numba's ``cache=True`` keeps the
 compiled machine code beside it and a second process compiles nothing.
 
@@ -24,19 +24,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from xlapy.backend.cpu.kernel import require_generation
+from xlapy.backend.cpu.kernel import cache_root, require_generation
 
 _lock = threading.Lock()
-
-
-def cache_root(cache_dir: Path | None = None) -> Path:
-    """The directory generated sources of this xlapy and numba version live in."""
-    import numba
-
-    from xlapy import __version__
-
-    base = cache_dir or Path(os.environ.get("XLAPY_CACHE_DIR") or Path.home() / ".cache" / "xlapy")
-    return base / f"cpu-{__version__}-numba-{numba.__version__}"
 
 
 def load_source(source: str, cache_dir: Path | None = None) -> ModuleType:

@@ -38,7 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from xlapy.backend.cpu.kernel import CompileOptions
+from xlapy.backend.cpu.kernel import CompileOptions, cache_root
 from xlapy.errors import XlaError
 from xlapy.ir.module import HloModule
 from xlapy.text.hlo_printer import PrintOptions, print_hlo
@@ -89,8 +89,6 @@ def module_key(text: str, options: CompileOptions) -> str:
 
 def optimized_path(key: str, cache_dir: Path | None) -> Path:
     """Where the optimized module of ``key`` is stored (beside the generated kernels)."""
-    from xlapy.backend.cpu.source_cache import cache_root  # imports numba: only when needed
-
     return cache_root(cache_dir) / f"m_{key}.hlo"
 
 

@@ -8,8 +8,8 @@ at best but 23-68 ms in the median with them, 2.2 ms median single-threaded. Poo
 that wait on a queue cost nothing while idle.
 
 Under ``flush_denormals`` the f32 operands and results of BLAS calls are flushed as the
-interpreter's contraction rules do (subnormals become zeros of their sign), one numba pass
-per array: the operand copied and flushed, the result (ours) flushed in place.
+interpreter's contraction rules do (``flush``). This module imports no numba: the quick tier
+calls BLAS (``xlapy.backend.cpu.kernel.QUICK_MODULES``).
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
-import numba
 import numpy as np
 
 from xlapy.literal import Array
@@ -166,35 +165,3 @@ def matmul(left: Array, right: Array) -> Array:
 
     run_parallel([task(*block) for block in _blocks(b, m, parts)])
     return out
-
-
-_TINY_F32 = np.float32(np.finfo(np.float32).tiny)
-
-
-@numba.njit(cache=True, nogil=True)
-def flush_f32(values: Array) -> None:
-    """XLA:CPU's flush to zero of f32 subnormals, in place on a flat array (a subnormal ``x``
-    becomes ``x * 0``, the zero of its sign; NaN and normal values are kept)."""
-    for i in range(values.size):
-        if abs(values[i]) < _TINY_F32:
-            values[i] = values[i] * np.float32(0.0)
-
-
-@numba.njit(cache=True, nogil=True)
-def _flush_copy_f32(source: Array, target: Array) -> None:
-    """``target[i] = source[i]`` with subnormals flushed as ``flush_f32`` (flat arrays)."""
-    for i in range(source.size):
-        x = source[i]
-        target[i] = x * np.float32(0.0) if abs(x) < _TINY_F32 else x
-
-
-def flushed_f32(x: Array) -> Array:
-    """A C-contiguous copy of the f32 array ``x`` with subnormals flushed to zero, copied and
-    flushed in one pass (a non-contiguous ``x`` is copied by numpy, then flushed)."""
-    copy = np.empty(x.shape, np.float32)
-    if x.flags.c_contiguous:
-        _flush_copy_f32(x.reshape(-1), copy.reshape(-1))
-    else:
-        copy[...] = x
-        flush_f32(copy.reshape(-1))
-    return copy

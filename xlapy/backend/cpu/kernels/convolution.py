@@ -20,6 +20,7 @@ import numpy as np
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.kernels import blas
 from xlapy.backend.cpu.kernels.dot import integer_matmul, integer_result
+from xlapy.backend.cpu.kernels.flush import flush_f32, flushed_f32
 from xlapy.backend.cpu.kernels.windows import tap_tables
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
@@ -156,7 +157,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             acc = accumulator_dtype(result_type, lhs, rhs)
             x, w = lhs.transpose(lhs_order), rhs.transpose(rhs_order)
             if flush and x.dtype == w.dtype == acc == np.float32:
-                x, w = blas.flushed_f32(x), blas.flushed_f32(w)
+                x, w = flushed_f32(x), flushed_f32(w)
             elif flush or x.dtype != acc or w.dtype != acc:
                 x, w = to_accumulator(x, acc, flush), to_accumulator(w, acc, flush)
         if reversed_axes:
@@ -198,7 +199,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
         if result.dtype == result_type.numpy and not flush:
             return result
         if flush and result.dtype == result_type.numpy == np.float32:
-            blas.flush_f32(result.reshape(-1))  # the result is ours: flushed where it is
+            flush_f32(result.reshape(-1))  # the result is ours: flushed where it is
             return result
         return from_accumulator(result, result_type, flush)
 

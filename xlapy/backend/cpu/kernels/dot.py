@@ -14,7 +14,14 @@ from collections.abc import Sequence
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    kernel_for,
+    require_generation,
+)
 from xlapy.backend.cpu.kernels import blas
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.contraction import (
@@ -130,13 +137,16 @@ def dot_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     )
     # Flushing touches f32 operands and results only (the interpreter's contraction rules).
     flush_f32 = flush and result_type is dtypes.F32
+    if flush_f32 and native:  # numba passes: the quick tier leaves them to the interpreter
+        require_generation(f"dot {instr.name}: f32 subnormals flushed by numba")
+        from xlapy.backend.cpu.kernels.flush import flush_f32 as flush_result
+        from xlapy.backend.cpu.kernels.flush import flushed_f32 as flushed
     if native:
         # Static shapes: the [b, m, k] and [b, k, n] views are planned once.
         lperm, lview = (*lb, *lf, *lc), _bmk_dims(lhs_shape.dims, lb, lf, lc)
         rperm, rview = (*rb, *rf, *rc), _bmk_dims(rhs_shape.dims, rb, rf, rc)
         lsame, rsame = lperm == tuple(range(len(lperm))), rperm == tuple(range(len(rperm)))
         matmul = blas.matmul
-        flushed, flush_result = blas.flushed_f32, blas.flush_f32
 
         def run_native(operands: list[Value], ctx: RunContext) -> Value:
             lhs, rhs = operands
