@@ -192,7 +192,26 @@ class Shape:
         return Shape(self.element_type, self.dims, self.dynamic)
 
     def compatible(self, other: Shape) -> bool:
-        """Equal ignoring layouts."""
+        """Equal ignoring layouts (as ``without_layout()`` on both sides, without building
+        the shapes)."""
+        if self is other:
+            return True
+        if self.is_tuple or other.is_tuple:
+            return (
+                self.is_tuple
+                and other.is_tuple
+                and len(self.tuple_shapes) == len(other.tuple_shapes)
+                and all(
+                    a.compatible(b)
+                    for a, b in zip(self.tuple_shapes, other.tuple_shapes, strict=True)
+                )
+            )
+        if self.is_array and other.is_array:
+            return (
+                self.element_type == other.element_type
+                and self.dims == other.dims
+                and self.dynamic == other.dynamic
+            )
         return self.without_layout() == other.without_layout()
 
     # ---- printing ------------------------------------------------------------------

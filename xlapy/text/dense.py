@@ -48,8 +48,7 @@ def parse_dense_body(body: str, elem: ElementType, dims: tuple[int, ...]) -> np.
     if end != len(pieces):
         raise InvalidArgument(f"unexpected {pieces[end]!r} after the dense value")
     if not isinstance(tree, list):
-        (value,) = _convert([tree], elem)
-        return _splat(value, elem, dims)
+        return _splat(_scalar(tree, elem), elem, dims)
     shape: list[int] = []
     leaves: list[Leaf] = []
     _flatten(tree, 0, shape, leaves)
@@ -61,6 +60,27 @@ def parse_dense_body(body: str, elem: ElementType, dims: tuple[int, ...]) -> np.
             f"shape [{', '.join(map(str, dims))}]"
         )
     return _convert(leaves, elem).reshape(dims)
+
+
+_SCALARS: dict[tuple[Leaf, str], object] = {}
+"""Converted splat elements by (text, type): a program repeats a few constants (``0.0``,
+``1.0``, ``-inf``...) hundreds of times, and converting one costs numpy calls."""
+_MAX_SCALARS = 4096
+
+
+def _scalar(leaf: Leaf, elem: ElementType) -> object:
+    """The element ``leaf`` of type ``elem`` (a numpy scalar, immutable), memoized."""
+    if dtypes.BY_MLIR.get(elem.mlir) is not elem:  # not named by its spelling alone
+        (value,) = _convert([leaf], elem)
+        return value
+    key = (leaf, elem.mlir)
+    value = _SCALARS.get(key)
+    if value is None:
+        (value,) = _convert([leaf], elem)
+        if len(_SCALARS) >= _MAX_SCALARS:
+            _SCALARS.clear()
+        _SCALARS[key] = value
+    return value
 
 
 def _splat(value: object, elem: ElementType, dims: tuple[int, ...]) -> np.ndarray:

@@ -34,6 +34,30 @@ _DIMS = re.compile(r"\s*((?:(?:\d+|\?)\s*x\s*)*)")
 _DIALECT_ENUM = re.compile(r"#(stablehlo|chlo|mhlo)$")
 
 
+def simple_tensor_type(m: re.Match[str]) -> Shape | None:
+    """The shape of a ``_SIMPLE_TENSOR`` match (``tensor<2x?xf32>``), one object per spelling;
+    None when the element type is unknown or the array too large (``parse_tensor_type`` then
+    reports it)."""
+    text = m.group()
+    shape = _TYPE_CACHE.get(text)
+    if shape is None and m.group(2) in dtypes.BY_MLIR:
+        dims = [UNBOUNDED if d == "?" else int(d) for d in m.group(1).split("x")[:-1]]
+        if array_size_problem(dtypes.BY_MLIR[m.group(2)], dims):
+            return None
+        shape = Shape.array(dtypes.BY_MLIR[m.group(2)], dims)
+        _TYPE_CACHE[text] = shape
+    return shape
+
+
+def tensor_type(text: str) -> Shape | None:
+    """``simple_tensor_type`` of a type's whole text, or None when it is not a simple one."""
+    shape = _TYPE_CACHE.get(text)
+    if shape is None:
+        m = _SIMPLE_TENSOR.fullmatch(text)
+        shape = None if m is None else simple_tensor_type(m)
+    return shape
+
+
 class MlirParser:
     """Recursive-descent parser over one chunk ``text[start:end]`` of a file."""
 
@@ -285,9 +309,14 @@ class MlirParser:
         return names
 
     def parse_op(self) -> Op:
+        from xlapy.text.stablehlo_fast import parse_fast_op
         from xlapy.text.stablehlo_pretty import parse_pretty_op
 
         offset = self.tok.start
+        if self.tok.kind is Tok.SSA:
+            fast = parse_fast_op(self)
+            if fast is not None:
+                return fast
         results = self.parse_result_names()
         if self.tok.kind is Tok.STRING:
             op = self.parse_generic_op(results, offset)
@@ -366,17 +395,11 @@ class MlirParser:
         if tok.kind is Tok.ID and tok.text == "tensor":
             m = _SIMPLE_TENSOR.match(self.text, tok.start)
             if m is not None:
-                cached = _TYPE_CACHE.get(m.group())
-                if cached is None and m.group(2) in dtypes.BY_MLIR:
-                    dims = [UNBOUNDED if d == "?" else int(d) for d in m.group(1).split("x")[:-1]]
-                    if array_size_problem(dtypes.BY_MLIR[m.group(2)], dims):
-                        return self.parse_tensor_type()  # which reports it
-                    cached = Shape.array(dtypes.BY_MLIR[m.group(2)], dims)
-                    _TYPE_CACHE[m.group()] = cached
-                if cached is not None:
+                shape = simple_tensor_type(m)
+                if shape is not None:
                     self.reset(m.end())
-                    return cached
-            return self.parse_tensor_type()
+                    return shape
+            return self.parse_tensor_type()  # which reports what is wrong with it
         if tok.kind is Tok.ID and tok.text == "tuple":
             self.advance()
             self.expect("<")
