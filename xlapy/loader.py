@@ -7,8 +7,11 @@ nor StableHLO is a ``ParseError`` located at the offending line and column.
 
 from __future__ import annotations
 
+import gc
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from xlapy.errors import InvalidArgument, ParseError
@@ -113,6 +116,27 @@ def load(source: str | os.PathLike[str], *, verify: bool = True) -> HloModule:
             computation layout, ...).
         Unimplemented: a valid program using what xlapy does not support.
     """
+    with _collector_paused():
+        return _load(source, verify)
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off while a program is read: parsing allocates tens
+    of thousands of objects that all stay alive, and each generation-2 collection triggered
+    on the way walks every object of the process (a JAX process holds ~10^5-10^6), a quarter
+    to a third of the load time for nothing. Left as it was when the caller had it off."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+def _load(source: str | os.PathLike[str], verify: bool) -> HloModule:
     text, filename = read_source(source)
     if not text.strip():
         raise ParseError.at(
