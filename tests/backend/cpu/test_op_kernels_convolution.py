@@ -189,13 +189,15 @@ ENTRY e {
         build(parse_hlo(text).entry.root)
 
 
-@pytest.mark.parametrize("block_bytes", [1, 200, 1000])
-def test_convolution_in_small_blocks(monkeypatch, block_bytes):
+@pytest.mark.parametrize(("block_bytes", "min_rows"), [(1, 1), (200, 1), (1000, 1), (1, 4), (200, 8)])
+def test_convolution_in_small_blocks(monkeypatch, block_bytes, min_rows):
     """Output positions split into many blocks (one row, a few rows, an uneven last block),
-    taken by the cores in turn: the same result as one block, bit for bit for integers."""
+    taken by the cores in turn, and with ``min_rows`` above what the bytes allow, the taps in
+    slices accumulated: the same result as one block, bit for bit for integers."""
     from xlapy.backend.cpu.kernels import convolution
 
     monkeypatch.setattr(convolution, "_BLOCK_BYTES", block_bytes)
+    monkeypatch.setattr(convolution, "_MIN_ROWS", min_rows)
     rng = np.random.default_rng(block_bytes)
     for spatial in (1, 2, 3):
         for _ in range(3):
@@ -234,3 +236,30 @@ ENTRY e {
     assert np.array_equal(got[0, ..., 0], want[0, ..., 0])
     assert_close(got, want, rtol=1e-6)
     assert np.any(xlapy.run(module, x, k, platform="interpreter")[0][0, ..., 0])  # not zero without flushing
+
+
+@pytest.mark.parametrize("bad", [None, np.inf, np.nan])
+def test_strided_input_gradient_skips_dilation_holes_as_the_interpreter(bad):
+    """The input gradient of a stride-2 3x3 convolution (lhs_dilate=2) runs per class of
+    output positions, reading only real input elements; a kernel with an infinity or a NaN
+    (whose products with the holes' zeros are NaN in the interpreter) takes the whole
+    im2col instead, so the NaNs are the interpreter's."""
+    text = """HloModule m
+ENTRY e {
+  dy = f32[2,5,5,4] parameter(0)
+  w = f32[3,3,3,4] parameter(1)
+  ROOT dx = f32[2,10,10,3] convolution(dy, w), window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, dim_labels=b01f_01oi->b01f
+}"""
+    rng = np.random.default_rng(4)
+    lhs = random_array(rng, np.float32, (2, 5, 5, 4))
+    rhs = random_array(rng, np.float32, (3, 3, 3, 4))
+    if bad is not None:
+        rhs[0, 1, 2, 3] = bad
+    got, want, _ = run_both(text, lhs, rhs)
+    np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)  # NaNs and infinities equal
+    assert np.isnan(want).any() == (bad is not None)
+    lhs8 = rng.integers(-50, 50, (2, 5, 5, 4)).astype(np.int32)
+    rhs8 = rng.integers(-50, 50, (3, 3, 3, 4)).astype(np.int32)
+    int_text = text.replace("f32", "s32")
+    got, want, _ = run_both(int_text, lhs8, rhs8)
+    assert_same(got, want)

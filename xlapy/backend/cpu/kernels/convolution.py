@@ -1,7 +1,11 @@
 """Compiled ``convolution`` as GEMM: the input laid out channels-last, then the im2col patches
 of one block of output positions at a time (about 1 MB, padding and dilation applied as they
 are read) multiplied with the kernel by BLAS into the block's rows of the result, one matmul
-per feature group; the cores take blocks in turn.
+per feature group; the cores take blocks in turn. Long rows (a weight gradient, whose window
+is the whole image) keep blocks of at least ``_MIN_ROWS`` positions and take the taps in
+slices, accumulating. A base-dilated input (the input gradient of a strided convolution) is
+split into classes of output positions that see the same taps, so that no product reads a
+dilation hole (3/4 of a 2x2-dilated im2col would be zeros).
 
 Any dim_labels, strides, padding (negative too), lhs/rhs dilation, window reversal and
 feature_group_count; batch_group_count > 1 and dynamic-conv stay on the interpreter.
@@ -13,6 +17,8 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -40,6 +46,11 @@ from xlapy.literal import Array, Value
 _BLOCK_BYTES = 1 << 20
 # Spatial dimensions are padded with unit ones up to this rank (one compiled im2col).
 _SPATIAL = 3
+# A block has at least this many output positions (when there are as many), even when their
+# patches exceed _BLOCK_BYTES: then the taps are taken in slices of about _BLOCK_BYTES. A
+# weight gradient of a 3x3 conv over 16x32x32x16 has 288 positions of 16384 values: 16-row
+# blocks re-packed the 2 MB kernel matrix for every block (4x XLA's time).
+_MIN_ROWS = 256
 
 
 @numba.njit(cache=True, nogil=True)
@@ -80,6 +91,117 @@ def _im2col(
                 if o0 == o0s:
                     o0 = 0
                     b += 1
+
+
+@dataclass(frozen=True)
+class _Part:
+    """The output positions ``outputs`` (per padded spatial dimension, a slice of the result)
+    of one class of a base-dilated convolution: their sizes, the window taps that read input
+    elements for them (``taps``, per dimension; empty: the outputs are zeros) and the tap
+    tables restricted to both (no entry is a dilation hole)."""
+
+    outputs: tuple[slice, ...]
+    out_sizes: Array
+    taps: tuple[Array, ...]
+    tables: tuple[Array, ...]
+
+
+def _dilation_classes(
+    in_sizes: Sequence[int], window: Window, out_sizes: Sequence[int]
+) -> list[_Part] | None:
+    """The classes of output positions of a base-dilated window (None without base
+    dilation). Along a dimension, tap ``k`` of output ``o`` reads an input element only when
+    ``(o*stride + k*window_dilation - padding_low) % base_dilation == 0`` (OPS.md A.9), which
+    depends on ``o`` modulo ``period = base_dilation / gcd(stride, base_dilation)``: the
+    outputs ``c::period`` share their taps. A class is the product of one per dimension."""
+    if all(d.base_dilation == 1 for d in window.dimensions):
+        return None
+    lead = _SPATIAL - len(out_sizes)
+    unit = (slice(None), 1, np.zeros(1, np.int64), np.zeros((1, 1), np.int64))
+    per_dim: list[list[tuple[slice, int, Array, Array]]] = [[unit] for _ in range(lead)]
+    tables = tap_tables(in_sizes, window, out_sizes)
+    for d, table, count in zip(window.dimensions, tables, out_sizes, strict=True):
+        period = d.base_dilation // math.gcd(d.stride, d.base_dilation)
+        classes = []
+        for c in range(min(period, count)):
+            q = c * d.stride + np.arange(d.size) * d.window_dilation - d.padding_low
+            taps = np.flatnonzero(q % d.base_dilation == 0)
+            rows = table[c::period]
+            classes.append(
+                (slice(c, None, period), len(rows), taps, np.ascontiguousarray(rows[:, taps]))
+            )
+        per_dim.append(classes)
+    return [
+        _Part(
+            tuple(c[0] for c in combo),
+            np.array([c[1] for c in combo], np.int64),
+            tuple(c[2] for c in combo),
+            tuple(c[3] for c in combo),
+        )
+        for combo in itertools.product(*per_dim)
+    ]
+
+
+def _gemm_conv(
+    x: Array, w: Array, tables: Sequence[Array], out_sizes: Array, dest: Array, exact: bool
+) -> None:
+    """``dest[(b, o...), g, :]`` = the im2col patches of the channels-last ``x``
+    (``(batch, n0, n1, n2, features)``) at the outputs of ``out_sizes`` times the kernel ``w``
+    (``(k0, k1, k2, group_in, groups, group_out)``), tap ``k`` of output ``o`` along dimension
+    ``d`` reading ``x`` at ``tables[d][o, k]``; blocks of positions on the cores in turn,
+    each block's taps in slices along the first dimension with more than one tap when its
+    patches would exceed ``_BLOCK_BYTES`` (products accumulated in ``dest``)."""
+    kshape = w.shape[:_SPATIAL]
+    group_in, fg, group_out = w.shape[_SPATIAL:]
+    positions = dest.shape[0]
+    row_bytes = math.prod(kshape) * x.shape[-1] * x.dtype.itemsize
+    block = max(1, _BLOCK_BYTES // row_bytes)
+    if block < _MIN_ROWS:
+        block = min(positions, _MIN_ROWS)
+        block = -(-positions // -(-positions // block))  # equal blocks
+    count = -(-positions // block)
+    axis = next((a for a, k in enumerate(kshape) if k > 1), 0)
+    per_tap = max(1, block * row_bytes // kshape[axis])
+    step = max(1, min(kshape[axis], _BLOCK_BYTES // per_tap))
+    slices = []
+    for lo in range(0, kshape[axis], step):
+        hi = min(lo + step, kshape[axis])
+        part = [*tables]
+        part[axis] = np.ascontiguousarray(tables[axis][:, lo:hi])
+        shape = [*kshape]
+        shape[axis] = hi - lo
+        # w is C-contiguous and every axis before ``axis`` has one tap: a view
+        weights = w[(slice(None),) * axis + (slice(lo, hi),)]
+        slices.append((shape, math.prod(shape), part, weights.reshape(-1, group_in, fg, group_out)))
+    blocks = itertools.count()  # shared by the tasks: next() is atomic under the GIL
+
+    def task() -> None:
+        buffer = np.empty(block * max(n for _, n, _, _ in slices) * x.shape[-1], x.dtype)
+        while (k := next(blocks)) < count:
+            start = k * block
+            stop = min(positions, start + block)
+            out = dest[start:stop]
+            for first, (shape, taps, part, weights) in enumerate(slices):
+                rows = buffer[: (stop - start) * taps * x.shape[-1]]
+                rows = rows.reshape(stop - start, *shape, x.shape[-1])
+                _im2col(x, rows, start, out_sizes, *part)
+                grouped = rows.reshape(-1, taps, fg, group_in)
+                for g in range(fg):
+                    left = grouped[:, :, g, :].reshape(-1, taps * group_in)
+                    right = weights[:, :, g, :].reshape(taps * group_in, group_out)
+                    if exact:
+                        product = integer_matmul(left, right)
+                    elif first == 0 and fg == 1:
+                        np.matmul(left, right, out=out[:, 0, :])
+                        continue
+                    else:
+                        product = left @ right
+                    if first == 0:
+                        out[:, g, :] = product
+                    else:
+                        out[:, g, :] += product
+
+    blas.run_parallel([task] * min(blas.workers(), count))
 
 
 @kernel_for(Opcode.CONVOLUTION, priority=10)
@@ -146,6 +268,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     out_sizes_ = np.array([*lead, *out_sizes], np.int64)
     # result dimension r is staged axis to_result[r]
     to_result = [order.index(d) for d in range(len(order))]
+    classes = _dilation_classes(in_sizes, window, out_sizes)
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         lhs, rhs = (np.asarray(v) for v in operands)
@@ -162,37 +285,27 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
                 x, w = to_accumulator(x, acc, flush), to_accumulator(w, acc, flush)
         if reversed_axes:
             w = np.flip(w, axis=reversed_axes)
-        # w: (taps, group_in, fg, group_out) with K ordered (tap, input feature)
-        w = np.ascontiguousarray(w).reshape(taps, group_in, fg, group_out)
         covered = bool(positions and batch and out_features and taps and group_in)
         total = np.empty(staged, acc) if covered else np.zeros(staged, acc)
         if covered:
             x = np.ascontiguousarray(x).reshape(batch, *lead, *in_sizes, features)
-            flat = total.reshape(batch * positions, fg, group_out)
-            block = max(1, _BLOCK_BYTES // (taps * features * x.dtype.itemsize))
-            count = -(-(batch * positions) // block)
-            blocks = itertools.count()  # shared by the tasks: next() is atomic under the GIL
-
-            def task() -> None:
-                patches = np.empty((block, *lead, *kernel_sizes, features), x.dtype)
-                while (k := next(blocks)) < count:
-                    start = k * block
-                    stop = min(batch * positions, start + block)
-                    rows = patches[: stop - start]
-                    _im2col(x, rows, start, out_sizes_, *taps_of)
-                    grouped = rows.reshape(-1, taps, fg, group_in)
-                    out = flat[start:stop]
-                    for g in range(fg):
-                        left = grouped[:, :, g, :].reshape(-1, taps * group_in)
-                        right = w[:, :, g, :].reshape(taps * group_in, group_out)
-                        if exact:
-                            out[:, g, :] = integer_matmul(left, right)
-                        elif fg == 1:
-                            np.matmul(left, right, out=out[:, 0, :])
-                        else:
-                            out[:, g, :] = left @ right
-
-            blas.run_parallel([task] * min(blas.workers(), count))
+            # w: (k0, k1, k2, group_in, fg, group_out), K ordered (tap, input feature)
+            w = np.ascontiguousarray(w).reshape(*lead, *kernel_sizes, group_in, fg, group_out)
+            # Skipping a hole skips 0 * w: the same sum unless w has an infinity or a NaN
+            if classes is None or not (exact or np.isfinite(w).all()):
+                flat = total.reshape(batch * positions, fg, group_out)
+                _gemm_conv(x, w, taps_of, out_sizes_, flat, exact)
+            else:
+                grid = total.reshape(batch, *out_sizes_, out_features)
+                for part in classes:
+                    where = (slice(None), *part.outputs)
+                    if not all(t.size for t in part.taps):
+                        grid[where] = 0
+                        continue
+                    sub = np.empty((batch, *part.out_sizes, out_features), acc)
+                    flat = sub.reshape(-1, fg, group_out)
+                    _gemm_conv(x, w[np.ix_(*part.taps)], part.tables, part.out_sizes, flat, exact)
+                    grid[where] = sub
         result = np.ascontiguousarray(total.transpose(to_result))
         if exact:
             return integer_result(result, result_type)
