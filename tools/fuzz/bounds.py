@@ -161,6 +161,10 @@ def _precision(t: ElementType) -> int:
     return int(ml_dtypes.finfo(t.numpy).nmant) + 1
 
 
+def _smallest(t: ElementType) -> float:
+    return float(ml_dtypes.finfo(t.numpy).smallest_subnormal)
+
+
 def _gamma(m: int, u: float) -> float:
     return math.inf if m * u >= 1 else m * u / (1 - m * u)
 
@@ -217,7 +221,8 @@ def _within(
         u = 2.0 ** -_precision(t)
         c = 2 * _gamma(max(bound.terms - 1, 0), u) + 2 * u + _inputs_error(bound)
         s = scales[0] * (1 + 1e-12)
-        limit = c * s + bound.terms * float(ml_dtypes.finfo(t.numpy).smallest_subnormal)
+        tiny = _smallest(t) + sum(k * _smallest(dtypes.from_name(ref)) for k, ref in bound.ulps)
+        limit = c * s + bound.terms * tiny  # subnormal terms' absolute errors
         checked = np.isfinite(s) & (s * (1 + c) < big)
         return np.where(np.isnan(s), np.isnan(g), ~checked | (np.abs(g - w) <= limit))
     if bound.kind == "product":
