@@ -8,7 +8,8 @@ NaN: OPS.md leaves payloads implementation-defined) except after the cpu's own
 transcendentals (a few ulps per op and type), reassociated sums and dots (a summation error
 bound scaled by the sum of magnitudes), and compositions of those with ops that do not keep
 a bound (a loose blunder check, counted). The cpu platform must not write to the caller's
-arguments, donated or not. When the interpreter raises an ``XlaError`` the cpu platform must
+arguments, donated or not, and a second call of the executable must give the same bits
+without touching the first call's outputs. When the interpreter raises an ``XlaError`` the cpu platform must
 raise one too; a cpu error on a program the interpreter runs is a finding.
 
   python -m tools.fuzz.differential --seconds 3600 [--seed N] [--log FILE]
@@ -182,14 +183,32 @@ def check(program: Program, stats: Stats | None = None, xla: bool = False) -> No
     args = program.cpu_args()
     before = [np.ascontiguousarray(a).tobytes() for a in args]
     try:
-        got = xlapy.compile(module, platform="cpu", tiered=False)(*args)
+        exe = xlapy.compile(module, platform="cpu", tiered=False)
+        got = list(exe(*args))
+        kept = [np.ascontiguousarray(g).tobytes() for g in got]
+        again = list(exe(*args))  # a second call: no state kept from the first
     except Exception as err:
         raise Mismatch(f"cpu raises {type(err).__name__}: {err}") from err
-    problem = _untouched(before, args, program.donated) or compare(program, list(got), list(want))
+    problem = (
+        _untouched(before, args, program.donated)
+        or compare(program, got, list(want))
+        or _second_call(got, kept, again)
+    )
     if problem:
         raise Mismatch(problem)
     if xla:
         check_xla(program, module, stats)
+
+
+def _second_call(first: list[np.ndarray], kept: list[bytes], again: list[np.ndarray]) -> str | None:
+    """None when a second call of the executable on the same arguments gave the first call's
+    bits and left the first call's outputs (the caller's arrays now) as they were."""
+    for k, (f, b, a) in enumerate(zip(first, kept, again, strict=True)):
+        if np.ascontiguousarray(f).tobytes() != b:
+            return f"output {k} of the first call changed during the second call"
+        if np.ascontiguousarray(a).tobytes() != b:
+            return f"output {k} differs between two calls on the same arguments"
+    return None
 
 
 def differential_test(
