@@ -189,7 +189,9 @@ ENTRY e {
         build(parse_hlo(text).entry.root)
 
 
-@pytest.mark.parametrize(("block_bytes", "min_rows"), [(1, 1), (200, 1), (1000, 1), (1, 4), (200, 8)])
+@pytest.mark.parametrize(
+    ("block_bytes", "min_rows"), [(1, 1), (200, 1), (1000, 1), (1, 4), (200, 8)]
+)
 def test_convolution_in_small_blocks(monkeypatch, block_bytes, min_rows):
     """Output positions split into many blocks (one row, a few rows, an uneven last block),
     taken by the cores in turn, and with ``min_rows`` above what the bytes allow, the taps in
@@ -235,7 +237,9 @@ ENTRY e {
     assert not np.any(got[0, ..., 0])  # subnormal sums flushed
     assert np.array_equal(got[0, ..., 0], want[0, ..., 0])
     assert_close(got, want, rtol=1e-6)
-    assert np.any(xlapy.run(module, x, k, platform="interpreter")[0][0, ..., 0])  # not zero without flushing
+    assert np.any(
+        xlapy.run(module, x, k, platform="interpreter")[0][0, ..., 0]
+    )  # not zero without flushing
 
 
 @pytest.mark.parametrize("bad", [None, np.inf, np.nan])
@@ -263,3 +267,23 @@ ENTRY e {
     int_text = text.replace("f32", "s32")
     got, want, _ = run_both(int_text, lhs8, rhs8)
     assert_same(got, want)
+
+
+@pytest.mark.parametrize(
+    ("lt", "rt", "out"), [(np.float32, np.float32, "f32"), (np.int8, np.int8, "s32")]
+)
+def test_quick_tier_convolution_gives_the_compiled_bits(lt, rt, out):
+    """On the quick tier (no numba) the convolution builds its im2col patches with numpy:
+    the same patches, hence the same GEMM and the compiled kernel's bits."""
+    from xlapy.backend.cpu.kernel import generated_kernels
+
+    rng = np.random.default_rng(7)
+    for spatial in (1, 2, 3):
+        for _ in range(4):
+            lhs, rhs, text = random_conv(rng, lt, rt, out, spatial)
+            compiled, _, kernel = run_both(text, lhs, rhs)
+            assert kernel.how.startswith("numba im2col")
+            with generated_kernels(False):
+                quick, _, kernel = run_both(text, lhs, rhs)
+            assert kernel.how.startswith("numpy im2col")
+            assert_same(quick, compiled)

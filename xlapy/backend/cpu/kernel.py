@@ -44,6 +44,12 @@ def generated_kernels(allowed: bool) -> Iterator[None]:
         _generation.reset(token)
 
 
+def generating() -> bool:
+    """Whether code generators and numba compilations may run now (False on the quick tier,
+    whose prebuilt kernels then take their numpy form)."""
+    return _generation.get()
+
+
 def require_generation(what: str) -> None:
     """Raises NoKernel when generated kernels are switched off (the quick tier builds plans of
     interpreter evals and prebuilt kernels only; the generated ones compile in the background).
@@ -209,7 +215,15 @@ def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory],
     return register
 
 
-QUICK_MODULES = ("basic", "complex_elementwise", "control", "dot", "fft", "slicing")
+QUICK_MODULES = (
+    "basic",
+    "complex_elementwise",
+    "control",
+    "convolution",
+    "dot",
+    "fft",
+    "slicing",
+)
 """The modules of ``xlapy.backend.cpu.kernels`` whose factories the quick tier tries: their
 kernels are prebuilt (numpy, BLAS), and importing them imports no numba, so a first call on
 the quick tier pays neither numba's import nor a compilation. The quick tier never tries

@@ -17,17 +17,23 @@ from __future__ import annotations
 import itertools
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    generating,
+    kernel_for,
+    require_generation,
+)
 from xlapy.backend.cpu.kernels import blas
 from xlapy.backend.cpu.kernels.dot import integer_matmul, integer_result
-from xlapy.backend.cpu.kernels.flush import flush_f32, flushed_f32
-from xlapy.backend.cpu.kernels.windows import tap_tables
+from xlapy.backend.cpu.kernels.window_taps import tap_tables
 from xlapy.interpreter.evals.contraction import (
     accumulator_dtype,
     from_accumulator,
@@ -53,44 +59,23 @@ _SPATIAL = 3
 _MIN_ROWS = 256
 
 
-@numba.njit(cache=True, nogil=True)
-def _im2col(
+def _im2col_numpy(
     x: Array, patches: Array, first: int, out_sizes: Array, t0: Array, t1: Array, t2: Array
 ) -> None:
-    """Row ``r`` of ``patches`` (``(rows, k0, k1, k2, features)``) is the window of output
-    position ``first + r`` (flattened ``(b, o0, o1, o2)`` over ``out_sizes``) in
-    channels-last ``x`` (``(b, n0, n1, n2, features)``): tap ``k`` of output ``o`` along
-    dimension ``d`` reads input index ``t<d>[o, k]`` (``windows.tap_tables``: negative in
-    the padding and in base-dilation holes, which read as zeros)."""
-    rows, k0s, k1s, k2s, features = patches.shape
-    o0s, o1s, o2s = out_sizes[0], out_sizes[1], out_sizes[2]
-    o2 = first % o2s
-    o1 = first // o2s % o1s
-    o0 = first // (o1s * o2s) % o0s
-    b = first // (o0s * o1s * o2s)
-    for r in range(rows):
-        for k0 in range(k0s):
-            i0 = t0[o0, k0]
-            for k1 in range(k1s):
-                i1 = t1[o1, k1]
-                for k2 in range(k2s):
-                    i2 = t2[o2, k2]
-                    if i0 >= 0 and i1 >= 0 and i2 >= 0:
-                        for f in range(features):
-                            patches[r, k0, k1, k2, f] = x[b, i0, i1, i2, f]
-                    else:
-                        for f in range(features):
-                            patches[r, k0, k1, k2, f] = 0
-        o2 += 1  # the next position, without divisions
-        if o2 == o2s:
-            o2 = 0
-            o1 += 1
-            if o1 == o1s:
-                o1 = 0
-                o0 += 1
-                if o0 == o0s:
-                    o0 = 0
-                    b += 1
+    """``im2col.im2col`` in numpy (the quick tier: nothing to compile), the same values."""
+    rows = patches.shape[0]
+    s0, s1, s2 = (int(n) for n in out_sizes)
+    position = np.arange(first, first + rows)
+    b, o0, o1, o2 = (
+        position // (s0 * s1 * s2),
+        position // (s1 * s2) % s0,
+        position // s2 % s1,
+        position % s2,
+    )
+    i0, i1, i2 = t0[o0][:, :, None, None], t1[o1][:, None, :, None], t2[o2][:, None, None, :]
+    inside = (i0 >= 0) & (i1 >= 0) & (i2 >= 0)
+    read = x[b[:, None, None, None], np.maximum(i0, 0), np.maximum(i1, 0), np.maximum(i2, 0)]
+    patches[...] = np.where(inside[..., None], read, np.zeros((), x.dtype))
 
 
 @dataclass(frozen=True)
@@ -143,14 +128,21 @@ def _dilation_classes(
 
 
 def _gemm_conv(
-    x: Array, w: Array, tables: Sequence[Array], out_sizes: Array, dest: Array, exact: bool
+    x: Array,
+    w: Array,
+    tables: Sequence[Array],
+    out_sizes: Array,
+    dest: Array,
+    exact: bool,
+    im2col: Callable[..., None],
 ) -> None:
     """``dest[(b, o...), g, :]`` = the im2col patches of the channels-last ``x``
     (``(batch, n0, n1, n2, features)``) at the outputs of ``out_sizes`` times the kernel ``w``
     (``(k0, k1, k2, group_in, groups, group_out)``), tap ``k`` of output ``o`` along dimension
     ``d`` reading ``x`` at ``tables[d][o, k]``; blocks of positions on the cores in turn,
     each block's taps in slices along the first dimension with more than one tap when its
-    patches would exceed ``_BLOCK_BYTES`` (products accumulated in ``dest``)."""
+    patches would exceed ``_BLOCK_BYTES`` (products accumulated in ``dest``); ``im2col``
+    builds the patches (``im2col.im2col`` or ``_im2col_numpy``)."""
     kshape = w.shape[:_SPATIAL]
     group_in, fg, group_out = w.shape[_SPATIAL:]
     positions = dest.shape[0]
@@ -184,7 +176,7 @@ def _gemm_conv(
             for first, (shape, taps, part, weights) in enumerate(slices):
                 rows = buffer[: (stop - start) * taps * x.shape[-1]]
                 rows = rows.reshape(stop - start, *shape, x.shape[-1])
-                _im2col(x, rows, start, out_sizes, *part)
+                im2col(x, rows, start, out_sizes, *part)
                 grouped = rows.reshape(-1, taps, fg, group_in)
                 for g in range(fg):
                     left = grouped[:, :, g, :].reshape(-1, taps * group_in)
@@ -269,6 +261,12 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     # result dimension r is staged axis to_result[r]
     to_result = [order.index(d) for d in range(len(order))]
     classes = _dilation_classes(in_sizes, window, out_sizes)
+    if flush:  # numba passes: the quick tier leaves these to the interpreter
+        require_generation(f"convolution {instr.name}: f32 subnormals flushed by numba")
+        from xlapy.backend.cpu.kernels.flush import flush_f32, flushed_f32
+    im2col = _im2col_numpy
+    if generating():
+        from xlapy.backend.cpu.kernels.im2col import im2col
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         lhs, rhs = (np.asarray(v) for v in operands)
@@ -294,7 +292,7 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
             # Skipping a hole skips 0 * w: the same sum unless w has an infinity or a NaN
             if classes is None or not (exact or np.isfinite(w).all()):
                 flat = total.reshape(batch * positions, fg, group_out)
-                _gemm_conv(x, w, taps_of, out_sizes_, flat, exact)
+                _gemm_conv(x, w, taps_of, out_sizes_, flat, exact, im2col)
             else:
                 grid = total.reshape(batch, *out_sizes_, out_features)
                 for part in classes:
@@ -304,7 +302,9 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
                         continue
                     sub = np.empty((batch, *part.out_sizes, out_features), acc)
                     flat = sub.reshape(-1, fg, group_out)
-                    _gemm_conv(x, w[np.ix_(*part.taps)], part.tables, part.out_sizes, flat, exact)
+                    _gemm_conv(
+                        x, w[np.ix_(*part.taps)], part.tables, part.out_sizes, flat, exact, im2col
+                    )
                     grid[where] = sub
         result = np.ascontiguousarray(total.transpose(to_result))
         if exact:
@@ -317,21 +317,22 @@ def convolution_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
         return from_accumulator(result, result_type, flush)
 
     started = time.perf_counter()
-    sample = (
-        lhs_shape.element_type.numpy
-        if exact
-        else accumulator_dtype(
-            result_type,
-            np.zeros(0, lhs_shape.element_type.numpy),
-            np.zeros(0, rhs_shape.element_type.numpy),
+    if generating():  # compiled now (or loaded from numba's cache), not on the first call
+        sample = (
+            lhs_shape.element_type.numpy
+            if exact
+            else accumulator_dtype(
+                result_type,
+                np.zeros(0, lhs_shape.element_type.numpy),
+                np.zeros(0, rhs_shape.element_type.numpy),
+            )
         )
-    )
-    table = np.zeros((1, 1), np.int64)
-    ones = np.ones(_SPATIAL, np.int64)
-    _im2col(np.zeros((1,) * 5, sample), np.zeros((1,) * 5, sample), 0, ones, table, table, table)
+        table = np.zeros((1, 1), np.int64)
+        ones = np.ones(_SPATIAL, np.int64)
+        im2col(np.zeros((1,) * 5, sample), np.zeros((1,) * 5, sample), 0, ones, table, table, table)
     compile_seconds = time.perf_counter() - started
     how = (
-        f"numba im2col + BLAS GEMM in blocks of output positions over the cores, {taps} tap(s), "
+        f"{'numba' if generating() else 'numpy'} im2col + BLAS GEMM in blocks of output positions over the cores, {taps} tap(s), "
         f"{fg} group(s)"
     )
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=exact, views=())

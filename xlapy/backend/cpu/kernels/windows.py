@@ -24,6 +24,7 @@ from xlapy import dtypes
 from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK, runtime_version
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.kernels import blas
+from xlapy.backend.cpu.kernels.window_taps import tap_tables
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.compare_select import default_comparison_type
@@ -33,9 +34,7 @@ from xlapy.ir.attrs import ComparisonDirection, Window, WindowDimension
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
-from xlapy.literal import Array, Value
-
-PAD, HOLE = -1, -2
+from xlapy.literal import Value
 
 # ``combine(a, b)`` of each reducer, on the element's own numba type. The IEEE forms are the
 # interpreter's maximum/minimum: the first NaN operand wins, max(-0, +0) = +0, min = -0.
@@ -114,21 +113,6 @@ def combine_source(combine: str, flush: str | None) -> list[str]:
         "def combine(a, b):",
         "    return ftz(combine_values(ftz(a), ftz(b)))",
     ]
-
-
-def tap_tables(dims: Sequence[int], window: Window, out_dims: Sequence[int]) -> list[Array]:
-    """Per dimension, ``table[o, k]``: the operand index of window position ``k`` of output
-    ``o`` (PAD in padding, HOLE in a base-dilation hole). OPS.md A.9: ``q = o*stride +
-    k*window_dilation - padding_low`` in the padded, base-dilated operand."""
-    tables = []
-    for n, d, o in zip(dims, window.dimensions, out_dims, strict=True):
-        q = np.arange(o)[:, None] * d.stride + np.arange(d.size)[None, :] * d.window_dilation
-        q = q - d.padding_low
-        dilated = (n - 1) * d.base_dilation + 1 if n else 0
-        table = np.where(q % d.base_dilation == 0, q // d.base_dilation, HOLE)
-        table = np.where((q < 0) | (q >= dilated), PAD, table)
-        tables.append(np.ascontiguousarray(table, dtype=np.int64))
-    return tables
 
 
 _CANONICAL_RANK = 4
