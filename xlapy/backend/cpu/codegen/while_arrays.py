@@ -339,7 +339,7 @@ def materialize_dots(
             left, right = form.matrix(lhs, "lhs", b), form.matrix(rhs, "rhs", b)
             em.emit_in(batches, f"np.dot({left}, {right}, {out})")
             loop.items.append(batches)
-        em.bindings[id(instr)] = _reader(em, temp, dims)
+        em.bindings[id(instr)] = array_reader(em, temp, dims)
         em.exact = False
         count += 1
     return count
@@ -414,7 +414,7 @@ def _projection(
         at = em.scalar(start, ())
     row = em.fresh(f"{hint}_row")
     em.emit_in(loop, f"{row} = min(max(np.int64({at.text}), 0), {steps - 1}) * {form.m * form.n}")
-    return _reader(em, every, dims, Val(row, dtypes.S64, loop))
+    return array_reader(em, every, dims, Val(row, dtypes.S64, loop))
 
 
 def _as_array(
@@ -438,7 +438,7 @@ def _as_array(
     return temp.name
 
 
-def _reader(
+def array_reader(
     em: KernelEmitter, temp: KernelArg, dims: tuple[int, ...], base: Val | None = None
 ) -> Callable[[Index], Val]:
     """Reads of an array of ``dims`` held in ``temp`` (from offset ``base`` on)."""

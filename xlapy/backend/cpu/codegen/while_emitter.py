@@ -3,7 +3,8 @@ condition and body consist of ops with element generators (scalars and small arr
 tuples, get-tuple-element, elementwise ops, compares, constants, data movement, fusions and
 calls, reductions), so an iteration costs nanoseconds instead of a dispatch of compiled
 plans. Dots (BLAS statements of the loop) and state elements updated in place through a
-window (dynamic-update-slice, a scan's stacked outputs) are ``while_arrays``'s.
+window (dynamic-update-slice, a scan's stacked outputs) are ``while_arrays``'s, scatters
+(statements filling a temporary) ``scatter_emitter``'s.
 
 The loop state lives in the kernel: scalar elements in local variables, array elements in
 the output arrays. Each iteration evaluates the condition, then every new state element
@@ -47,7 +48,7 @@ import numpy as np
 from numba.core.errors import NumbaError
 
 from xlapy import dtypes
-from xlapy.backend.cpu.codegen import data_movement, numba_types, while_arrays
+from xlapy.backend.cpu.codegen import data_movement, numba_types, scatter_emitter, while_arrays
 from xlapy.backend.cpu.codegen.fusion_emitter import load_kernel_module, runner
 from xlapy.backend.cpu.codegen.loop_emitter import (
     Frame,
@@ -153,6 +154,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
         em.emit_in(bounded, "break")
         loop.items.append(bounded)
         em.emit_in(loop, f"{iterations} += 1")
+        scatters = scatter_emitter.materialize_scatters(em, loop, body.post_order())
         dots = while_arrays.materialize_dots(em, loop, body, instr.shape.is_tuple, state)
         new_values = _body_results(em, instr, body, shapes)
     _commit(em, loop, shapes, state, new_values)
@@ -175,7 +177,8 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
             run, instr, options.max_while_iterations, sum(math.prod(s.dims) for s in shapes)
         ),
         how=f"numba whole loop, {len(shapes)} state elements"
-        + (f", {dots} BLAS products" if dots else ""),
+        + (f", {dots} BLAS products" if dots else "")
+        + (f", {scatters} scatters" if scatters else ""),
         source=source,
         compile_seconds=time.perf_counter() - start,
         exact=em.exact,

@@ -19,6 +19,7 @@ import numba
 import numpy as np
 
 from xlapy import dtypes
+from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
@@ -186,18 +187,30 @@ def _units(dtype: np.dtype) -> tuple[np.dtype, int]:
 # ---- gather --------------------------------------------------------------------------------
 
 
-@guarded
-@numba.njit(cache=True, parallel=True)
-def _gather_rows(flat: Array, bases: Array, outer: Array, run: int, out: Array) -> None:
+@numba.njit(cache=True, nogil=True)
+def _gather_row(flat: Array, base: int, outer: Array, run: int, row: Array) -> None:
+    """``row[o * run + l] = flat[base + outer[o] + l]`` (one index vector's window)."""
+    for o in range(outer.size):
+        start = base + outer[o]
+        for j in range(run):
+            row[o * run + j] = flat[start + j]
+
+
+@numba.njit(cache=True, nogil=True)
+def _gather_serial(flat: Array, bases: Array, outer: Array, run: int, out: Array) -> None:
     """``out[b, o * run + l] = flat[bases[b] + outer[o] + l]`` (runs of contiguous elements)."""
     width = outer.size * run
+    for b in range(bases.size):
+        _gather_row(flat, bases[b], outer, run, out[b * width : (b + 1) * width])
+
+
+@guarded
+@numba.njit(cache=True, parallel=True)
+def _gather_parallel(flat: Array, bases: Array, outer: Array, run: int, out: Array) -> None:
+    """``_gather_serial`` with the index vectors spread over threads."""
+    width = outer.size * run
     for b in numba.prange(bases.size):
-        base = bases[b]
-        row = out[b * width : (b + 1) * width]
-        for o in range(outer.size):
-            start = base + outer[o]
-            for j in range(run):
-                row[o * run + j] = flat[start + j]
+        _gather_row(flat, bases[b], outer, run, out[b * width : (b + 1) * width])
 
 
 @kernel_for(Opcode.GATHER, priority=10)
@@ -248,8 +261,12 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     entries = len(geometry.index_dims)
     dtype = np.dtype(instr.shape.element_type.numpy)
     unit, per = _units(dtype)
+    # Threads only for large gathers (fusion_emitter.PARALLEL_WORK): joining them costs more
+    # than a small copy (a 16-element gather took 0.1 ms in parallel on a busy machine).
+    parallel = options.parallel and math.prod(staged) >= PARALLEL_WORK
+    gather_rows = _gather_parallel if parallel else _gather_serial
     started = time.perf_counter()
-    _gather_rows(
+    gather_rows(
         np.zeros(4, unit), np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros(1, unit)
     )
     compile_seconds = time.perf_counter() - started
@@ -267,13 +284,15 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         else:
             out = np.empty(staged, dtype)
             rows = out.reshape(-1).view(unit)
-            _gather_rows(flat.view(unit), bases * per, outer * per, run * per, rows)
+            gather_rows(flat.view(unit), bases * per, outer * per, run * per, rows)
         if permutation == sorted(permutation):
             return out
         return np.ascontiguousarray(out.transpose(permutation))
 
     how = f"gather of runs of {run} element(s): " + (
-        "numpy take of rows" if aligned and outer.size == 1 else "numba loop, parallel"
+        "numpy take of rows"
+        if aligned and outer.size == 1
+        else "numba loop" + (", parallel" if parallel else "")
     )
     return Kernel(run=run_gather, how=how, compile_seconds=compile_seconds, exact=True, views=())
 
