@@ -141,11 +141,11 @@ def test_thread_safe_layers_launch_the_kernel_itself() -> None:
     import numba
 
     from xlapy.backend.cpu import launch_lock
-    from xlapy.backend.cpu.kernels import sort
+    from xlapy.backend.cpu.kernels import radix
 
     xlapy.compile(xlapy.load(BIG))(np.linspace(-2, 2, N, dtype=np.float32))  # a launch
     layer = numba.threading_layer()
     assert launch_lock.threading_layer() == layer
-    kernel = sort._sort_keys_rows
+    kernel = radix._sort_keys_rows
     assert isinstance(kernel, numba.core.registry.CPUDispatcher) == (layer != "workqueue")
-    assert launch_lock.guarded(sort._sort_keys_one) is sort._sort_keys_one  # not parallel
+    assert launch_lock.guarded(radix._sort_keys_one) is radix._sort_keys_one  # not parallel

@@ -1,4 +1,4 @@
-"""The compiled sort kernel against the interpreter, bit for bit: recognised comparators
+"""The compiled sort kernel (and its quick-tier numpy form) against the interpreter, bit for bit: recognised comparators
 (LT/GT, TOTALORDER, jax's NaN/-0 canonicalising key, lexicographic chains, payloads), every
 key type, NaNs and signed zeros, sort dimensions, empty arrays; others get no kernel."""
 
@@ -11,8 +11,8 @@ import pytest
 from op_kernels_util import assert_same, build, random_array, run_both, type_name
 
 import xlapy
-from xlapy.backend.cpu.kernel import NoKernel
-from xlapy.backend.cpu.kernels.sort import stable_argsort
+from xlapy.backend.cpu.kernel import NoKernel, generated_kernels
+from xlapy.backend.cpu.kernels.radix import stable_argsort
 from xlapy.text.hlo_parser import parse_hlo
 
 JAX_KEY = """  ne.{s} = pred[] compare(p.{s}, p.{s}), direction=NE
@@ -84,6 +84,10 @@ def check(text, *arrays, dimension=-1):
         return
     got, want, kernel = run_both(text, *arrays)
     assert kernel.exact
+    assert_same(got, want)
+    with generated_kernels(False):  # the quick tier: numpy's stable argsort, the same bits
+        got, want, kernel = run_both(text, *arrays)
+    assert kernel.how.startswith("numpy stable argsort")
     assert_same(got, want)
 
 
@@ -220,6 +224,10 @@ def test_topk_matches_the_interpreter(dtype, largest, k):
     got, want, kernel = run_both(topk_text(x, k, largest), x)
     assert_same(got, want)
     assert ("selection" in kernel.how) == (k <= 128)
+    with generated_kernels(False):
+        got, want, kernel = run_both(topk_text(x, k, largest), x)
+    assert_same(got, want)
+    assert kernel.how.startswith("numpy stable argsort")
 
 
 def test_topk_rank_three_and_many_ties():

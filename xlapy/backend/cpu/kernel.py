@@ -223,6 +223,7 @@ QUICK_MODULES = (
     "dot",
     "fft",
     "slicing",
+    "sort",
 )
 """The modules of ``xlapy.backend.cpu.kernels`` whose factories the quick tier tries: their
 kernels are prebuilt (numpy, BLAS), and importing them imports no numba, so a first call on

@@ -1,7 +1,9 @@
-"""Compiled ``sort`` for recognised comparators: a stable LSD radix argsort (numba) on integer
-keys derived from the sort key, then the operands gathered in that order; one operand whose
-key is one-to-one on its bits sorts its encoded keys in place in the result buffer instead.
-Compiled ``topk``: a per-row selection of the k best (or the argsort when k is large).
+"""Compiled ``sort`` for recognised comparators: a stable LSD radix argsort (numba,
+``radix``) on integer keys derived from the sort key, then the operands gathered in that
+order; one operand whose key is one-to-one on its bits sorts its encoded keys in place in the
+result buffer instead. Compiled ``topk``: a per-row selection of the k best (or the argsort
+when k is large). On the quick tier (no numba) both take numpy's stable argsort of the same
+keys: the unique stable order, so the same bits.
 
 Recognised comparators are lexicographic chains of one-key comparisons,
 ``compare(f(p[2k]), f(p[2k+1]))`` with direction LT/GT, where ``f`` is an element-wise
@@ -16,12 +18,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numba
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
-from xlapy.backend.cpu.launch_lock import guarded
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    generating,
+    kernel_for,
+)
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.compare_select import default_comparison_type, total_order_key
 from xlapy.interpreter.evals.elementwise import prepare
@@ -33,230 +40,33 @@ from xlapy.ir.opcode import Opcode
 from xlapy.ir.opdefs import Trait
 from xlapy.literal import Array, Value
 
-# ---- stable radix argsort ------------------------------------------------------------------
+# ---- key encodings ---------------------------------------------------------------------------
 
-# Key encodings: how the raw bits of a key become an unsigned integer in the key's order.
+# Key encodings: how the raw bits of a key become an unsigned integer in the key's order
+# (``radix._encoded``).
 _UNSIGNED, _SIGNED, _TOTAL_ORDER = 0, 1, 2
-# Rows shorter than this are insertion-sorted (a radix pass costs 256 buckets).
-_INSERTION = 24
 
 
-@numba.njit(cache=True, inline="always")
-def _encoded(
-    raw: np.uint64, sign: np.uint64, full: np.uint64, mode: int, descending: bool
-) -> np.uint64:
-    """The order-preserving unsigned key of one raw bit pattern (see the key encodings):
-    signed integers flip the sign bit; floats in total order flip every bit when negative and
-    the sign bit otherwise; a descending key is complemented (a stable reversal)."""
-    k = raw & full
+def _encode_numpy(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """``radix._encode`` in numpy (the quick tier): the order-preserving unsigned keys of the
+    raw bit patterns ``bits`` (an unsigned dtype), a new array."""
+    kind = bits.dtype.type
+    sign = kind(1) << kind(width - 1)
+    full = kind(sign - kind(1)) | sign
+    keys = bits & full
     if mode == _SIGNED:
-        k ^= sign
+        keys ^= sign
     elif mode == _TOTAL_ORDER:
-        k = (k ^ full) if (k & sign) else (k ^ sign)
+        keys = np.where(keys & sign, keys ^ full, keys ^ sign)
     if descending:
-        k ^= full
-    return k
+        keys ^= full
+    return keys
 
 
-@numba.njit(cache=True)
-def _encode_into(bits: Array, out: Array, width: int, mode: int, descending: bool) -> None:
-    """``out`` (2-D, an unsigned dtype) := the encoded key of every raw bit pattern in ``bits``
-    (same shape; ``out`` may be ``bits`` itself)."""
-    rows, n = bits.shape
-    sign = np.uint64(1) << np.uint64(width - 1)
-    full = (sign - np.uint64(1)) | sign
-    for r in range(rows):
-        for i in range(n):
-            out[r, i] = _encoded(np.uint64(bits[r, i]), sign, full, mode, descending)
-
-
-def _encode(bits: Array, width: int, mode: int, descending: bool) -> Array:
-    """The encoded keys of the raw bit patterns ``bits`` (2-D, an unsigned dtype), a new array."""
-    out = np.empty_like(bits)
-    _encode_into(bits, out, width, mode, descending)
-    return out
-
-
-@numba.njit(cache=True)
-def _decode(keys: Array, width: int, mode: int, descending: bool) -> None:
-    """The inverse of ``_encode_into``, in place: every encoded key back to its raw bits."""
-    rows, n = keys.shape
-    sign = np.uint64(1) << np.uint64(width - 1)
-    full = (sign - np.uint64(1)) | sign
-    for r in range(rows):
-        for i in range(n):
-            k = np.uint64(keys[r, i])
-            if descending:
-                k ^= full
-            if mode == _SIGNED:
-                k ^= sign
-            elif mode == _TOTAL_ORDER:
-                k = (k ^ sign) if (k & sign) else (k ^ full)
-            keys[r, i] = k
-
-
-@numba.njit(cache=True)
-def _byte_counts(keys: Array, passes: int) -> Array:
-    """``counts[p, b]``: how many of the unsigned ``keys`` have ``b`` as byte ``p``. Arithmetic
-    shifts of the int64 view agree with logical ones on the low 8 bits, and stay in native
-    signed arithmetic for every key width."""
-    counts = np.zeros((passes, 256), np.int64)
-    for i in range(keys.size):
-        k = np.int64(keys[i])
-        for p in range(passes):
-            counts[p, (k >> (8 * p)) & 255] += 1
-    return counts
-
-
-@numba.njit(cache=True)
-def _pass_offsets(counts: Array, p: int, first: int, n: int, offsets: Array) -> bool:
-    """Whether radix pass ``p`` moves anything (not when all ``n`` keys share the byte of the
-    key ``first``); if so, ``offsets`` is set to where each byte value's keys start."""
-    if counts[p, (np.int64(first) >> (8 * p)) & 255] == n:
-        return False
-    total = 0
-    for d in range(256):
-        offsets[d] = total
-        total += counts[p, d]
-    return True
-
-
-@numba.njit(cache=True)
-def _argsort_row(keys: Array, passes: int, order: Array, buf_keys: Array, buf_idx: Array) -> None:
-    """Stable ascending argsort of one row of unsigned ``keys`` into ``order``: LSD radix sort
-    by bytes (``passes`` of them), skipping bytes every key shares; insertion sort when short.
-    ``keys`` is scratch (left permuted); ``order`` and the buffers are the only index rows."""
-    n = keys.size
-    if n <= _INSERTION:
-        for i in range(n):
-            order[i] = i
-        for i in range(1, n):
-            moving = order[i]
-            k = keys[moving]
-            j = i - 1
-            while j >= 0 and keys[order[j]] > k:
-                order[j + 1] = order[j]
-                j -= 1
-            order[j + 1] = moving
-        return
-    counts = _byte_counts(keys, passes)
-    src_k = keys
-    src_i = order
-    for i in range(n):
-        src_i[i] = i
-    dst_k = buf_keys
-    dst_i = buf_idx
-    in_buf = False
-    offsets = np.empty(256, np.int64)
-    for p in range(passes):
-        if not _pass_offsets(counts, p, src_k[0], n, offsets):
-            continue
-        shift = 8 * p
-        for i in range(n):
-            k = src_k[i]
-            d = (np.int64(k) >> shift) & 255
-            at = offsets[d]
-            dst_k[at] = k
-            dst_i[at] = src_i[i]
-            offsets[d] = at + 1
-        src_k, dst_k = dst_k, src_k
-        src_i, dst_i = dst_i, src_i
-        in_buf = not in_buf
-    if in_buf:
-        order[:] = src_i
-
-
-@numba.njit(cache=True)
-def _argsort_one(keys: Array, order: Array) -> None:
-    """Stable argsort of the one row of ``keys`` into ``order``."""
-    _argsort_row(keys[0], keys.itemsize, order[0], np.empty_like(keys[0]), np.empty_like(order[0]))
-
-
-@guarded
-@numba.njit(cache=True, parallel=True)
-def _argsort_rows(keys: Array, order: Array) -> None:
-    """Stable argsort of every row of a 2-D unsigned key array into ``order`` (rows in
-    parallel)."""
-    rows = keys.shape[0]
-    passes = keys.itemsize
-    for r in numba.prange(rows):
-        _argsort_row(keys[r], passes, order[r], np.empty_like(keys[r]), np.empty_like(order[r]))
-
-
-@numba.njit(cache=True)
-def _sort_keys_row(keys: Array, buf: Array) -> None:
-    """Ascending sort of one row of unsigned ``keys`` in place (``buf`` a scratch row of the
-    same size): LSD radix sort by bytes, skipping bytes every key shares; insertion sort when
-    short."""
-    n = keys.size
-    if n <= _INSERTION:
-        for i in range(1, n):
-            k = keys[i]
-            j = i - 1
-            while j >= 0 and keys[j] > k:
-                keys[j + 1] = keys[j]
-                j -= 1
-            keys[j + 1] = k
-        return
-    passes = keys.itemsize
-    counts = _byte_counts(keys, passes)
-    src, dst = keys, buf
-    in_buf = False
-    offsets = np.empty(256, np.int64)
-    for p in range(passes):
-        if not _pass_offsets(counts, p, src[0], n, offsets):
-            continue
-        shift = 8 * p
-        for i in range(n):
-            k = src[i]
-            d = (np.int64(k) >> shift) & 255
-            at = offsets[d]
-            dst[at] = k
-            offsets[d] = at + 1
-        src, dst = dst, src
-        in_buf = not in_buf
-    if in_buf:
-        keys[:] = src
-
-
-@numba.njit(cache=True)
-def _sort_keys_one(keys: Array) -> None:
-    """Sort the one row of ``keys`` in place."""
-    _sort_keys_row(keys[0], np.empty_like(keys[0]))
-
-
-@guarded
-@numba.njit(cache=True, parallel=True)
-def _sort_keys_rows(keys: Array) -> None:
-    """Sort every row of a 2-D unsigned key array in place (rows in parallel)."""
-    for r in numba.prange(keys.shape[0]):
-        _sort_keys_row(keys[r], np.empty_like(keys[r]))
-
-
-def sort_bits(bits: Array, width: int, mode: int, descending: bool) -> Array:
-    """The raw bit patterns ``bits`` (2-D, an unsigned dtype) sorted along the last axis by
-    their encoded keys, a new array and the only one allocated beside one scratch row: keys
-    are encoded into it, sorted in place and decoded back. Exact as a stable sort whenever
-    equal keys have equal bits (the encodings are one-to-one)."""
-    out = np.empty_like(bits)
-    _encode_into(bits, out, width, mode, descending)
-    (_sort_keys_one if bits.shape[0] == 1 else _sort_keys_rows)(out)
-    _decode(out, width, mode, descending)
-    return out
-
-
-def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Array:
-    """The stable argsort (int32 when it fits, else int64) along the last axis of a 2-D array
-    of raw key bits (an unsigned dtype of the key's storage width)."""
-    order = np.empty(bits.shape, np.int32 if bits.shape[1] < 2**31 else np.int64)
-    keys = _encode(bits, width, mode, descending)
-    (_argsort_one if bits.shape[0] == 1 else _argsort_rows)(keys, order)
-    return order
-
-
-def _warm_up() -> None:
-    stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
-    sort_bits(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
+def _argsort_numpy(bits: Array, width: int, mode: int, descending: bool) -> Array:
+    """``radix.stable_argsort`` in numpy (the quick tier: nothing to compile): the unique
+    stable order of the encoded keys, so the same order."""
+    return np.argsort(_encode_numpy(bits, width, mode, descending), axis=1, kind="stable")
 
 
 # ---- comparator recognition ----------------------------------------------------------------
@@ -509,7 +319,14 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     )
     load_evaluators()
     started = time.perf_counter()
-    _warm_up()
+    argsort = _argsort_numpy
+    if generating():
+        from xlapy.backend.cpu.kernels import radix
+
+        radix.warm_up()
+        argsort, sort_bits = radix.stable_argsort, radix.sort_bits
+    else:  # the quick tier: numpy's stable argsort, the keys gathered as any payload
+        plain = None
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -533,13 +350,14 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             if encoded is None:
                 return ctx.evaluator.evaluate(instr, operands)
             bits, width, mode = encoded
-            step = stable_argsort(bits, width, mode, key.descending)
+            step = argsort(bits, width, mode, key.descending)
             order = step if order is None else np.take_along_axis(order, step, axis=1)
         assert order is not None
         results = [_gathered(line, order, dims, dimension) for line in lines]
         return tuple(results) if instr.shape.is_tuple else results[0]
 
-    how = f"numba stable radix argsort, {len(keys)} key(s), {len(instr.operands)} operand(s)"
+    how = f"{'numba stable radix' if generating() else 'numpy stable'} argsort, {len(keys)} "
+    how += f"key(s), {len(instr.operands)} operand(s)"
     if plain is not None:
         how = "numba radix sort of the keys in place (one-to-one keys, no payload)"
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
@@ -565,40 +383,6 @@ def _laid_out(moved: Array, dims: Sequence[int], dimension: int) -> Array:
 
 # Up to this k, top-k keeps a sorted buffer of the k best per row; above it, a full argsort.
 _SELECT_MAX_K = 128
-
-
-@numba.njit(cache=True, nogil=True)
-def _select_rows(
-    bits: Array, width: int, mode: int, descending: bool, k: int, order: Array
-) -> None:
-    """The indices of the ``k`` smallest encoded keys of the raw bit patterns ``bits`` (2-D,
-    an unsigned dtype) in every row, smallest first, equal keys by lower index (a sorted
-    buffer: a later element enters only when strictly smaller than the buffer's last, and
-    goes behind the equal keys already there). Keys are encoded a row at a time."""
-    rows, n = bits.shape
-    sign = np.uint64(1) << np.uint64(width - 1)
-    full = (sign - np.uint64(1)) | sign
-    keys = np.empty(n, bits.dtype)
-    best = np.empty(k, bits.dtype)
-    for r in range(rows):
-        for i in range(n):
-            keys[i] = _encoded(np.uint64(bits[r, i]), sign, full, mode, descending)
-        count = 0
-        for i in range(n):
-            key = keys[i]
-            if count < k:
-                j = count
-                count += 1
-            elif key < best[k - 1]:
-                j = k - 1
-            else:
-                continue
-            while j > 0 and best[j - 1] > key:
-                best[j] = best[j - 1]
-                order[r, j] = order[r, j - 1]
-                j -= 1
-            best[j] = key
-            order[r, j] = i
 
 
 def _topk_bits(line: Array, t: ElementType) -> tuple[Array, int, int]:
@@ -641,9 +425,14 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     index_type = instr.shape.tuple_shapes[1].element_type.numpy
     out_dims = (*shape.dims[:-1], k)
     started = time.perf_counter()
-    _select_rows(
-        np.zeros((1, 2), np.uint32), 32, _TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64)
-    )
+    select, argsort = None, _argsort_numpy
+    if generating():
+        from xlapy.backend.cpu.kernels import radix
+
+        select, argsort = radix.select_rows, radix.stable_argsort
+        select(
+            np.zeros((1, 2), np.uint32), 32, _TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64)
+        )
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -652,17 +441,19 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             order = np.zeros((line.shape[0], k), np.int64)
         else:
             bits, width, mode = _topk_bits(line, t)
-            if k <= _SELECT_MAX_K:
+            if select is not None and k <= _SELECT_MAX_K:
                 order = np.empty((line.shape[0], k), np.int64)
-                _select_rows(bits, width, mode, largest, k, order)
+                select(bits, width, mode, largest, k, order)
             else:
-                order = stable_argsort(bits, width, mode, largest)[:, :k]
+                order = argsort(bits, width, mode, largest)[:, :k]
         values = np.take_along_axis(line, order, axis=1).reshape(out_dims)
         return (values, order.astype(index_type).reshape(out_dims))
 
     how = (
-        f"numba top-{k} selection (a sorted buffer per row)"
+        "numpy stable argsort, first k (quick tier)"
+        if select is None
+        else f"numba top-{k} selection (a sorted buffer per row)"
         if k <= _SELECT_MAX_K
-        else ("numba stable radix argsort, first k")
+        else "numba stable radix argsort, first k"
     )
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
