@@ -879,7 +879,8 @@ OPS = (
 @st.composite
 def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
     """A random well-typed module: 1-3 parameters, then 1-``max_steps`` ops; the root is a
-    tuple of the last few values."""
+    tuple of the last few values and up to three earlier ones (then the companion values of
+    their bounds)."""
     b = _Builder(draw)
     entry = _Computation("main")
     for _ in range(draw(st.integers(1, 3))):
@@ -891,6 +892,10 @@ def programs(draw: st.DrawFn, max_steps: int = 8) -> Program:
         op(b, entry, True)
     count = draw(st.integers(1, min(3, len(entry.values))))
     outs = entry.values[-count:]
+    earlier = entry.values[:-count]
+    if earlier:  # intermediate values too (compared before later ops can mask them)
+        picked = draw(st.sets(st.sampled_from(range(len(earlier))), max_size=3))
+        outs = [earlier[i] for i in sorted(picked)] + outs
     names = [v.name for v in outs]
     shapes = [v.shape for v in outs]
     scales = []

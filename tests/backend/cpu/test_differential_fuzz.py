@@ -148,3 +148,31 @@ def test_f64_libm_ops_are_reported_approximate_and_stay_within_two_ulp(
     got = exe(*values)[0]
     want = xlapy.run(module, *values, platform="interpreter")[0]
     assert np.max(np.abs(got.view(np.int64) - want.view(np.int64))) <= 2
+
+
+def test_the_generator_draws_every_kind_of_bound_and_donation() -> None:
+    """Drawing (not running) programs: outputs of the common bound kinds appear (dots and
+    max/min scatters are rarer: the campaign's summary lines count them), with the companion
+    outputs their bounds read, and modules that donate parameters."""
+    from hypothesis import HealthCheck, given, settings
+
+    from tools.fuzz.programs import programs
+
+    kinds: set[str] = set()
+    donating = 0
+
+    @settings(max_examples=300, derandomize=True, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck))  # fmt: skip
+    @given(programs(12))
+    def draw(program: Program) -> None:
+        nonlocal donating
+        donating += bool(program.donated)
+        for bound, scales in zip(program.bounds, program.scales, strict=True):
+            kinds.add(bound.kind)
+            assert len(scales) == len(bound.companions)
+        if program.donated:
+            assert "input_output_alias=" in program.text or "buffer_donor=" in program.text
+
+    draw()
+    assert {"bits", "ulps", "sum", "product", "loose"} <= kinds
+    assert donating >= 50
