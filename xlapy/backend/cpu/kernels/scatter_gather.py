@@ -269,6 +269,10 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     gather_rows(
         np.zeros(4, unit), np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros(1, unit)
     )
+    # _bases is typed on the index dtype: compiled here (in the tier worker, into the cache),
+    # not on the first call of the compiled tier.
+    no_positions = np.zeros((0, entries), _index_dtype(instr.operands[1].shape.element_type))
+    _starts(geometry, dims, no_positions, clamp=True)
     compile_seconds = time.perf_counter() - started
 
     def run_gather(operands: list[Value], ctx: RunContext) -> Value:
