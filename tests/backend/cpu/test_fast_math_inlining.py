@@ -56,3 +56,19 @@ def test_wrappers_return_the_bits_of_the_wrapped_functions(name: str) -> None:
     apply(values, got)
     want = np.array([wrapped(v) for v in values], np.float32)
     assert np.array_equal(got.view(np.uint32), want.view(np.uint32))
+
+
+def test_exp_f32_underflow_to_zero_and_subnormals():
+    """Below -104 e^x rounds to +0 (multiplied by zero, without an underflowing product);
+    just above it the gradual underflow gives the correctly rounded subnormals within 1 ulp;
+    -inf gives +0 and NaN stays NaN."""
+    xs = np.array(
+        [-np.inf, -3e38, -1e4, -104.5, -104.0, -103.98, -103.9, -100.0, -95.0, -88.0, -87.0],
+        np.float32,
+    )
+    got = np.array([fast_math._exp_f32(x) for x in xs], np.float32)
+    want = np.exp(xs.astype(np.float64)).astype(np.float32)
+    assert np.all(got[:5] == 0)
+    assert not np.signbit(got[:5]).any()
+    assert np.all(np.abs(got.view(np.int32) - want.view(np.int32)) <= 1)
+    assert np.isnan(fast_math._exp_f32(np.float32(np.nan)))
