@@ -17,6 +17,7 @@ from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo
 from xlapy.text.hlo_printer import print_hlo
 from xlapy.text.stablehlo_parser import parse_stablehlo
+from xlapy.text.stablehlo_printer import print_stablehlo
 
 
 def _sig(comp: HloComputation) -> list[Any]:
@@ -307,3 +308,6 @@ def test_donated_arguments_become_the_module_configs_aliasing() -> None:
     assert str(module.config.input_output_alias) == "{ {1}: (0, {}, may-alias) }"
     assert str(module.config.buffer_donor) == "{ (2, {}) }"
     assert "input_output_alias={ {1}: (0, {}, may-alias) }" in print_hlo(module)
+    again = xlapy.load(print_stablehlo(module))  # printed as JAX writes it, read back
+    assert str(again.config.input_output_alias) == "{ {1}: (0, {}, may-alias) }"
+    assert str(again.config.buffer_donor) == "{ (2, {}) }"

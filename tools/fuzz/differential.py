@@ -161,9 +161,11 @@ def check_xla(program: Program, module: xlapy.HloModule, stats: Stats) -> None:
         raise Mismatch(f"XLA:CPU (not the cpu platform): {problem}")
 
 
-def check(program: Program, stats: Stats | None = None, xla: bool = False) -> None:
-    """Runs ``program`` on both platforms (and with ``xla`` on XLA:CPU); raises ``Mismatch``
-    naming the difference."""
+def check(
+    program: Program, stats: Stats | None = None, xla: bool = False, stablehlo: bool = False
+) -> None:
+    """Runs ``program`` on both platforms (with ``stablehlo`` also its StableHLO round trip
+    on cpu, with ``xla`` on XLA:CPU); raises ``Mismatch`` naming the difference."""
     stats = stats or Stats()
     try:
         module = xlapy.load(program.text)
@@ -196,8 +198,39 @@ def check(program: Program, stats: Stats | None = None, xla: bool = False) -> No
     )
     if problem:
         raise Mismatch(problem)
+    if stablehlo:
+        check_stablehlo(program, module, want)
     if xla:
         check_xla(program, module, stats)
+
+
+_PAIRS = re.compile(r"\{(\d*)\}: \((\d+), \{\}|\((\d+), \{\}\)")
+
+
+def _donations(module: xlapy.HloModule) -> set[tuple[str, ...]]:
+    """The module's aliases ``(output, parameter)`` and donors ``(parameter,)``, kinds aside."""
+    text = f"{module.config.input_output_alias or ''} {module.config.buffer_donor or ''}"
+    return {(o, p) if p else (d,) for o, p, d in _PAIRS.findall(text)}
+
+
+def check_stablehlo(program: Program, module: xlapy.HloModule, want: list[np.ndarray]) -> None:
+    """The program printed as StableHLO (xlapy's printer), loaded back and run on cpu: the
+    same donations (``tf.aliasing_output``, ``jax.buffer_donor``) and values within the
+    bounds. Raises ``Mismatch`` naming the round trip."""
+    try:
+        again = xlapy.load(print_stablehlo(module))
+    except Exception as err:
+        raise Mismatch(f"StableHLO round trip: {type(err).__name__}: {err}") from err
+    if _donations(again) != _donations(module):
+        raise Mismatch(f"StableHLO round trip donations {_donations(again)}, "
+                       f"HLO {_donations(module)}")  # fmt: skip
+    try:
+        got = xlapy.compile(again, platform="cpu", tiered=False)(*program.args)
+    except Exception as err:
+        raise Mismatch(f"StableHLO round trip: cpu raises {type(err).__name__}: {err}") from err
+    problem = compare(program, list(got), want)
+    if problem:
+        raise Mismatch(f"StableHLO round trip: {problem}")
 
 
 def _second_call(first: list[np.ndarray], kept: list[bytes], again: list[np.ndarray]) -> str | None:
@@ -218,6 +251,7 @@ def differential_test(
     derandomize: bool = False,
     max_steps: int = 8,
     xla: bool = False,
+    stablehlo: bool = False,
 ) -> Callable[[], None]:
     """A hypothesis test running ``examples`` programs through ``check`` (shrinking a
     failure to a small program)."""
@@ -233,7 +267,7 @@ def differential_test(
     )
     @given(programs(max_steps))
     def test(program: Program) -> None:
-        check(program, stats, xla)
+        check(program, stats, xla, stablehlo)
 
     if seed is not None:
         from hypothesis import seed as hypothesis_seed
@@ -265,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-steps", type=int, default=8, help="ops per program, at most")
     parser.add_argument("--stress", action="store_true", help="large-program code paths")
     parser.add_argument("--xla", action="store_true", help="also against XLA:CPU (needs jax)")
+    parser.add_argument("--stablehlo", action="store_true", help="also the StableHLO round trip")
     parser.add_argument("--log", type=Path, default=None, help="append findings here")
     args = parser.parse_args(argv)
     seed = args.seed if args.seed is not None else int(time.time())
@@ -284,7 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     batch = 0
     while time.monotonic() - start < args.seconds:
         test = differential_test(
-            args.batch, stats, seed=seed + batch, max_steps=args.max_steps, xla=args.xla
+            args.batch,
+            stats,
+            seed=seed + batch,
+            max_steps=args.max_steps,
+            xla=args.xla,
+            stablehlo=args.stablehlo,
         )
         batch += 1
         try:

@@ -383,6 +383,8 @@ class ModulePrinter:
             args.extend(leaves)
             params.append(unflatten(param.shape, iter(leaves)))
             arg_shardings += _leaf_shardings(param, len(leaves), public)
+        if public:
+            arg_shardings = _with_donations(self.module, arg_shardings)
         root = scope.emit_computation(comp, params)
         results = scope.leaves(root)
         scope.terminate(results, "return")
@@ -414,6 +416,39 @@ def _leaf_shardings(instr: HloInstruction, count: int, public: bool) -> list[str
     if len(leaves) != count:
         return [""] * count
     return [f" {{mhlo.sharding = {mlir_string(s.to_string(False))}}}" for s in leaves]
+
+
+_ALIAS = re.compile(r"\{(\d*)\}: \((\d+), \{\}")
+_DONOR = re.compile(r"\((\d+), \{\}\)")
+
+
+def _with_donations(module: HloModule, leaf_attrs: list[str]) -> list[str]:
+    """``leaf_attrs`` of the entry's arguments with the module's donations as JAX writes them
+    (the inverse of the importer): an ``input_output_alias`` ``{k}: (i, {})`` becomes
+    ``tf.aliasing_output = k`` on argument ``i``, a ``buffer_donor`` ``(i, {})``
+    ``jax.buffer_donor = true``. Only array parameters and outputs of a tuple of arrays (or
+    one array) have such an argument and result number; other aliases are not printed."""
+    config = module.config
+    entry = module.entry
+    if not all(p.shape.is_array for p in entry.parameters):
+        return leaf_attrs
+    root = entry.root.shape
+    outputs = root.tuple_shapes if root.is_tuple else (root,)
+    if not all(o.is_array for o in outputs):
+        return leaf_attrs
+    extra: dict[int, list[str]] = {}
+    for out, param in _ALIAS.findall(str(config.input_output_alias or "")):
+        if (out == "") == root.is_tuple or int(param) >= len(leaf_attrs):
+            continue
+        extra.setdefault(int(param), []).append(f"tf.aliasing_output = {int(out or 0)} : i32")
+    for param in _DONOR.findall(str(config.buffer_donor or "")):
+        if int(param) < len(leaf_attrs):
+            extra.setdefault(int(param), []).append("jax.buffer_donor = true")
+    attrs = list(leaf_attrs)
+    for i, entries in extra.items():
+        inner = attrs[i].strip()[1:-1] if attrs[i] else ""
+        attrs[i] = " {" + ", ".join([*([inner] if inner else []), *entries]) + "}"
+    return attrs
 
 
 def print_stablehlo(module: HloModule) -> str:
