@@ -21,8 +21,8 @@ python3 benchmarks/child.py model NAME --platform xla|cpu [--outputs NPZ]
     result's leaves) to ``--outputs``.
 python3 benchmarks/child.py prime
     Fills the bytecode cache (``$PYTHONPYCACHEPREFIX``) the other modes share: imports jax,
-    the model libraries, numba and every xlapy module, then compiles the packages that import
-    more modules lazily (xlapy, jax, numba, llvmlite). Prints nothing.
+    the model libraries, scipy.linalg, numba and every xlapy module, then compiles the
+    packages that import more modules lazily (xlapy, jax, numba, llvmlite). Prints nothing.
 """
 
 from __future__ import annotations
@@ -174,6 +174,7 @@ def prime_main() -> None:
     import jax.numpy  # noqa: F401
     import numba  # noqa: F401
     import optax  # noqa: F401
+    import scipy.linalg  # noqa: F401  (LAPACK of the interpreter's and the cpu's linalg)
     from flax import linen, nnx  # noqa: F401
     from flax.training import train_state  # noqa: F401
 
