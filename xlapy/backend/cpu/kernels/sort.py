@@ -385,6 +385,21 @@ def _laid_out(moved: Array, dims: Sequence[int], dimension: int) -> Array:
 _SELECT_MAX_K = 128
 
 
+def _smallest_numpy(bits: Array, width: int, mode: int, descending: bool, k: int) -> Array:
+    """``radix.select_rows`` in numpy (the quick tier): the indices of the ``k`` smallest
+    encoded keys of every row, smallest first, equal keys by lower index. Keys of up to 32
+    bits are paired with their index in one 64-bit integer (unique pairs: a partition finds
+    the ``k`` smallest, a sort of those orders them); wider keys take the stable argsort."""
+    n = bits.shape[1]
+    if width > 32 or n >= 2**32:
+        return _argsort_numpy(bits, width, mode, descending)[:, :k]
+    keys = _encode_numpy(bits, width, mode, descending).astype(np.uint64)
+    pairs = (keys << np.uint64(32)) | np.arange(n, dtype=np.uint64)
+    best = np.partition(pairs, k - 1, axis=1)[:, :k] if k < n else pairs
+    best.sort(axis=1)
+    return (best & np.uint64(0xFFFFFFFF)).astype(np.int64)
+
+
 def _topk_bits(line: Array, t: ElementType) -> tuple[Array, int, int]:
     """``(raw bits, width, encoding)`` of ``line`` in the order ``topk`` ranks it: floats in
     total order (-NaN < -Inf < ... < -0 < +0 < ... < +NaN), integers by value, pred as 0/1."""
@@ -425,7 +440,7 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     index_type = instr.shape.tuple_shapes[1].element_type.numpy
     out_dims = (*shape.dims[:-1], k)
     started = time.perf_counter()
-    select, argsort = None, _argsort_numpy
+    select, argsort = None, None
     if generating():
         from xlapy.backend.cpu.kernels import radix
 
@@ -441,7 +456,9 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             order = np.zeros((line.shape[0], k), np.int64)
         else:
             bits, width, mode = _topk_bits(line, t)
-            if select is not None and k <= _SELECT_MAX_K:
+            if argsort is None:  # the quick tier
+                order = _smallest_numpy(bits, width, mode, largest, k)
+            elif select is not None and k <= _SELECT_MAX_K:
                 order = np.empty((line.shape[0], k), np.int64)
                 select(bits, width, mode, largest, k, order)
             else:
@@ -450,8 +467,8 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return (values, order.astype(index_type).reshape(out_dims))
 
     how = (
-        "numpy stable argsort, first k (quick tier)"
-        if select is None
+        "numpy partition of (key, index) pairs, or stable argsort, first k (quick tier)"
+        if argsort is None
         else f"numba top-{k} selection (a sorted buffer per row)"
         if k <= _SELECT_MAX_K
         else "numba stable radix argsort, first k"
