@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import ml_dtypes
 import numpy as np
@@ -84,8 +84,8 @@ class Value:
 
     @property
     def moved(self) -> Bound:
-        """The bound of this value's elements moved elsewhere (a sum's bound names companion
-        values of its own shape: moved, it is only loose)."""
+        """The bound of this value's elements combined with others (a sum's bound names
+        companion values of its own shape: only ``_Builder.emit_moved`` moves them along)."""
         if self.bound.kind in ("sum", "dot", "product"):
             return bounds.degraded(self.type)
         return self.bound
@@ -178,6 +178,18 @@ class _Builder:
         comp.lines.append(f"  {value.name} = {value.shape} {text}")
         comp.values.append(value)
         return value
+
+    def emit_moved(self, comp: _Computation, v: Value, out: Value, text: str) -> Value:
+        """Emits ``out`` (``text``: an op moving ``v``'s elements, ``v`` its first operand);
+        a sum, dot or product bound moves with companions moved by the same op."""
+        bound = v.bound
+        if bound.kind in ("sum", "dot", "product"):
+            name = re.compile(rf"(?<![\w.]){re.escape(v.name)}(?![\w.])")
+            moved = (
+                self.companion(comp, out.dims, name.sub(c, text, count=1)) for c in bound.companions
+            )
+            bound = replace(bound, companions=tuple(moved))
+        return self.emit(comp, replace(out, bound=bound), text)
 
     def param(
         self, comp: _Computation, t: ElementType, dims: tuple[int, ...], entry: bool
@@ -413,8 +425,10 @@ def _broadcast(b: _Builder, comp: _Computation, entry: bool) -> Value:
     size = b.draw(st.sampled_from(DIMS))
     dims = (*v.dims[:at], size, *v.dims[at:])
     mapping = [i for i in range(len(dims)) if i != at]
-    out = Value(b.fresh("bcast"), v.type, dims, v.moved, nan_bits=v.nan_bits)
-    return b.emit(comp, out, f"broadcast({v.name}), dimensions={{{','.join(map(str, mapping))}}}")
+    out = Value(b.fresh("bcast"), v.type, dims, v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(
+        comp, v, out, f"broadcast({v.name}), dimensions={{{','.join(map(str, mapping))}}}"
+    )
 
 
 def _reshape(b: _Builder, comp: _Computation, entry: bool) -> Value:
@@ -427,17 +441,18 @@ def _reshape(b: _Builder, comp: _Computation, entry: bool) -> Value:
     if n == 1:
         options += [(), (1, 1, 1)]
     dims = b.draw(st.sampled_from(options))
-    return b.emit(
-        comp, Value(b.fresh("rs"), v.type, dims, v.moved, nan_bits=v.nan_bits), f"reshape({v.name})"
-    )
+    out = Value(b.fresh("rs"), v.type, dims, v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(comp, v, out, f"reshape({v.name})")
 
 
 def _transpose(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     perm = b.draw(st.permutations(range(len(v.dims))))
     dims = tuple(v.dims[p] for p in perm)
-    out = Value(b.fresh("tr"), v.type, dims, v.moved, nan_bits=v.nan_bits)
-    return b.emit(comp, out, f"transpose({v.name}), dimensions={{{','.join(map(str, perm))}}}")
+    out = Value(b.fresh("tr"), v.type, dims, v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(
+        comp, v, out, f"transpose({v.name}), dimensions={{{','.join(map(str, perm))}}}"
+    )
 
 
 def _slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
@@ -449,8 +464,8 @@ def _slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
         stride = b.draw(st.integers(1, 3))
         parts.append(f"[{start}:{limit}:{stride}]")
         dims.append(-(-(limit - start) // stride))
-    out = Value(b.fresh("sl"), v.type, tuple(dims), v.moved, nan_bits=v.nan_bits)
-    return b.emit(comp, out, f"slice({v.name}), slice={{{', '.join(parts)}}}")
+    out = Value(b.fresh("sl"), v.type, tuple(dims), v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(comp, v, out, f"slice({v.name}), slice={{{', '.join(parts)}}}")
 
 
 def _concatenate(b: _Builder, comp: _Computation, entry: bool) -> Value:
@@ -496,8 +511,10 @@ def _pad(b: _Builder, comp: _Computation, entry: bool) -> Value:
 def _reverse(b: _Builder, comp: _Computation, entry: bool) -> Value:
     v = _pick(b, comp)
     axes = sorted(b.draw(st.sets(st.integers(0, max(len(v.dims) - 1, 0)))) if v.dims else [])
-    out = Value(b.fresh("rev"), v.type, v.dims, v.moved, nan_bits=v.nan_bits)
-    return b.emit(comp, out, f"reverse({v.name}), dimensions={{{','.join(map(str, axes))}}}")
+    out = Value(b.fresh("rev"), v.type, v.dims, v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(
+        comp, v, out, f"reverse({v.name}), dimensions={{{','.join(map(str, axes))}}}"
+    )
 
 
 def _reducer(b: _Builder, t: ElementType) -> tuple[str, object, str]:
@@ -639,9 +656,9 @@ def _dynamic_slice(b: _Builder, comp: _Computation, entry: bool) -> Value:
     sizes = tuple(b.draw(st.integers(0, d)) for d in v.dims)
     idx = _indices(b, comp, len(v.dims), entry)
     names = ", ".join([v.name, *(i.name for i in idx)])
-    out = Value(b.fresh("ds"), v.type, sizes, v.moved, nan_bits=v.nan_bits)
-    return b.emit(
-        comp, out, f"dynamic-slice({names}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}"
+    out = Value(b.fresh("ds"), v.type, sizes, v.bound, nan_bits=v.nan_bits)
+    return b.emit_moved(
+        comp, v, out, f"dynamic-slice({names}), dynamic_slice_sizes={{{','.join(map(str, sizes))}}}"
     )
 
 
@@ -689,11 +706,11 @@ def _gather(b: _Builder, comp: _Computation, entry: bool) -> Value:
     rest = v.dims[1:]
     offsets = ",".join(str(k) for k in range(1, len(v.dims)))
     sizes = ",".join(map(str, (1, *rest)))
-    out = Value(b.fresh("gather"), v.type, (idx.dims[0], *rest), v.moved, nan_bits=v.nan_bits)
+    out = Value(b.fresh("gather"), v.type, (idx.dims[0], *rest), v.bound, nan_bits=v.nan_bits)
     text = (f"gather({v.name}, {idx.name}), offset_dims={{{offsets}}}, "
             f"collapsed_slice_dims={{0}}, start_index_map={{0}}, index_vector_dim=1, "
             f"slice_sizes={{{sizes}}}")  # fmt: skip
-    return b.emit(comp, out, text)
+    return b.emit_moved(comp, v, out, text)
 
 
 def _scatter(b: _Builder, comp: _Computation, entry: bool) -> Value:
