@@ -210,3 +210,25 @@ def test_outer_product_dot_bitwise_as_the_interpreter(batch, m, dtype, out):
     assert_same(got, want)
     # -0 * 2: BLAS's +0 for reals; complex sums start from the product itself (-0)
     assert np.signbit(got[0, 0, 0].real) == (dtype == np.complex64)
+
+
+def test_dot_operand_arrangements():
+    """Each operand is read as a view when its layout allows (the right one transposed only
+    as a single matrix); else copied into the order BLAS reads fastest."""
+    from xlapy.backend.cpu.kernels.dot import _arrangement
+
+    # x @ w: both views as they are
+    assert _arrangement((512, 128), (), (0,), (1,), left=True) == ((0, 1), (1, 512, 128), False)
+    assert _arrangement((128, 64), (), (1,), (0,), left=False) == ((0, 1), (1, 128, 64), False)
+    # dy @ w^T (w [n, k]): the single matrix read transposed, no copy
+    assert _arrangement((64, 128), (), (0,), (1,), left=False) == ((0, 1), (1, 64, 128), True)
+    # x^T @ dy on the left (x [k, m]): read transposed
+    assert _arrangement((512, 128), (), (1,), (0,), left=True) == ((0, 1), (1, 512, 128), True)
+    # attention keys [b, t, h, d] contracted on d per (b, h): copied as [b*h, d, t]
+    assert _arrangement((8, 64, 4, 32), (0, 2), (1,), (3,), left=False) == (
+        (0, 2, 3, 1),
+        (32, 32, 64),
+        False,
+    )
+    # a stack [b, n, k] on the right is copied to [b, k, n] rather than read transposed
+    assert _arrangement((4, 64, 32), (0,), (1,), (2,), left=False) == ((0, 2, 1), (4, 32, 64), False)
