@@ -257,3 +257,54 @@ ENTRY e {
 }"""
     got, want, _ = run_both(text, a, b, idx, ua, ub)
     assert_same(got, want)
+
+
+@pytest.mark.parametrize(
+    ("operand", "window", "ids"),
+    [
+        pytest.param((64, 8), 8, "sorted", id="segment sum, rows of 8 held"),
+        pytest.param((64,), 1, "sorted", id="segment sum, scalars held"),
+        pytest.param((40,), 3, "overlapping", id="overlapping windows revisited"),
+        pytest.param((64, 8), 8, "random", id="random rows"),
+    ],
+)
+def test_scatter_add_holding_a_window_keeps_the_order(operand, window, ids):
+    """A contiguous window held in variables while the start repeats (a sorted segment sum)
+    gives the interpreter's bits: each target receives its updates in index order."""
+    rng = np.random.default_rng(11)
+    count = 3000
+    if ids == "sorted":
+        idx = np.sort(rng.integers(-2, operand[0] + 2, count))
+    elif ids == "overlapping":
+        idx = rng.integers(-1, 3, count)  # windows of 3 at 0, 1, 2 overlap; -1 is skipped
+    else:
+        idx = rng.integers(-2, operand[0] + 2, count)
+    idx = idx.astype(np.int32).reshape(count, 1)
+    start = (rng.standard_normal(operand) * 1e3).astype(np.float32)
+    if len(operand) == 2:
+        upd = (rng.standard_normal((count, window)) * 1e4).astype(np.float32)
+        attrs = (
+            "update_window_dims={1}, inserted_window_dims={0}, "
+            "scatter_dims_to_operand_dims={0}, index_vector_dim=1"
+        )
+    else:
+        upd = (rng.standard_normal((count, window)) * 1e4).astype(np.float32)
+        attrs = (
+            "update_window_dims={1}, inserted_window_dims={}, "
+            "scatter_dims_to_operand_dims={0}, index_vector_dim=1"
+        )
+        if window == 1:
+            upd = upd.reshape(count)
+            attrs = attrs.replace("{1}, inserted_window_dims={}", "{}, inserted_window_dims={0}")
+    text = scatter_text(start, idx, upd, attrs, "  ROOT r = f32[] add(x, y)", "f32")
+    got, want, kernel = run_both(text, start, idx, upd)
+    assert "held" in kernel.how, kernel.how
+    assert_same(got, want)
+    expected = start.reshape(-1).copy()
+    stride = operand[1] if len(operand) == 2 else 1
+    rows = upd.reshape(count, -1)
+    for i, row in zip(idx[:, 0], rows, strict=True):
+        if 0 <= i <= start.size // stride - (1 if len(operand) == 2 else rows.shape[1]):
+            for w, u in enumerate(row):
+                expected[i * stride + w] = np.float32(expected[i * stride + w] + u)
+    assert_same(got, expected.reshape(operand))
