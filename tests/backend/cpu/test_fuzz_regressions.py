@@ -101,3 +101,30 @@ def test_donated_and_other_arguments_of_a_jitted_function_are_left_as_they_were(
     np.testing.assert_array_equal(rows, kept[1])
     for g, w in zip(got, want, strict=True):
         np.testing.assert_array_equal(g, np.asarray(w))
+
+
+def test_s64_int_min_divided_by_minus_one_is_int_min() -> None:
+    """``divide(INT_MIN, -1)`` wraps to INT_MIN (OPS.md); the helper negated in int64
+    (``~a + 1``, LLVM's ``add nsw``), so LLVM took the quotient for never INT_MIN and
+    ``compare(divide(max(INT_MIN, x), -1), INT_MIN)`` was false on cpu (found probing the
+    nsw finding's pattern)."""
+    text = """HloModule m
+ENTRY main {
+  x = s64[3] parameter(0)
+  low = s64[] constant(-9223372036854775808)
+  lows = s64[3] broadcast(low), dimensions={}
+  m1 = s64[] constant(-1)
+  m1s = s64[3] broadcast(m1), dimensions={}
+  top = s64[3] maximum(lows, x)
+  d = s64[3] divide(top, m1s)
+  r = s64[3] remainder(top, m1s)
+  eq = pred[3] compare(d, lows), direction=EQ
+  ROOT t = (s64[3], s64[3], pred[3]) tuple(d, r, eq)
+}
+"""
+    x = np.array([INT_MIN, 5, -7], np.int64)
+    got, want = _both(text, x)
+    expected = [np.array([INT_MIN, -5, 7]), np.zeros(3, np.int64), np.array([True, False, False])]
+    for g, w, e in zip(got, want, expected, strict=True):
+        np.testing.assert_array_equal(w, e)
+        np.testing.assert_array_equal(g, e)

@@ -96,11 +96,12 @@ def f64_from_total_order_key(key: int) -> float:
 @numba.njit(cache=True, error_model="numpy")
 def divide_signed(a: int, b: int) -> int:
     """``a / b`` rounded toward zero; ``x / 0 = -1``; ``INT_MIN / -1 = INT_MIN`` (the
-    negation wraps once truncated to the type)."""
+    negation wraps: in uint64, as numba's int64 ``~a + 1`` is LLVM's ``add nsw``, and LLVM
+    then took the quotient for never INT_MIN: ``divide(INT_MIN, -1) == INT_MIN`` was false)."""
     if b == 0:
         return _I64(-1)
     if b == -1:
-        return ~a + _I64(1)
+        return _I64(_U64(0) - _U64(a))
     quotient = a // b
     if (a - quotient * b) != 0 and ((a < 0) != (b < 0)):
         quotient += 1
