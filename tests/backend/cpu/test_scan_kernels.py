@@ -9,7 +9,7 @@ import pytest
 from op_kernels_util import assert_close, assert_same, run_both, shape_text, type_name
 
 import xlapy
-from xlapy.backend.cpu.codegen.scan_emitter import cumulative
+from xlapy.backend.cpu.codegen.scan_rules import cumulative
 from xlapy.ir.attrs import Window
 from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo

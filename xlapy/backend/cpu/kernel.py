@@ -222,6 +222,7 @@ QUICK_MODULES = (
     "convolution",
     "dot",
     "fft",
+    "scan",
     "slicing",
     "sort",
 )

@@ -4,8 +4,9 @@ two calls (as HotSpot and V8 replace their interpreters).
 
 - **Quick tier**: the module as given (no passes), planned without generated kernels
   (``CompileOptions.generated_kernels=False``): every instruction runs its interpreter eval
-  or a prebuilt kernel (BLAS dot and convolution, sort, gather, rng). Building it costs no
-  numba compilation.
+  or a prebuilt kernel of ``kernel.QUICK_MODULES`` (numpy and BLAS: dot, convolution with
+  numpy im2col, sort and topk by numpy's stable argsort, ...). Building and running it
+  imports no numba and compiles nothing.
 - **Compiled tier**: what a synchronous ``xlapy.compile`` builds (passes, then generated
   numba kernels). A worker process (``python -m xlapy.backend.cpu.tier_worker``) parses the
   module's HLO text, runs the passes and compiles every kernel into the kernel cache

@@ -47,10 +47,10 @@ from xlapy.backend.cpu.codegen.loop_emitter import (
     Val,
     generates,
 )
+from xlapy.backend.cpu.codegen.scan_rules import ASSOCIATIVE, reducer_op
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr
-from xlapy.interpreter.evals.reduce import simple_binary_reducer
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -59,15 +59,6 @@ SPLIT_CHUNKS = 64
 """Chunks of a split reduction (enough to balance the threads of any common machine)."""
 SPLIT_MIN_EXTENT = 1 << 15
 SPLIT_MAX_OUTPUTS = 16
-ASSOCIATIVE = frozenset(
-    {Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM, Opcode.AND, Opcode.OR, Opcode.XOR}
-)
-
-
-def reducer_op(reduce: HloInstruction) -> Opcode | None:
-    """The combining opcode of a ``op(p0, p1)`` reducer, None for any other body."""
-    comp: HloComputation = reduce.attrs.to_apply
-    return simple_binary_reducer(comp) if len(reduce.operands) == 2 else None
 
 
 def splittable(reduce: HloInstruction) -> bool:

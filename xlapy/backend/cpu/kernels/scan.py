@@ -18,14 +18,20 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
-from xlapy.backend.cpu.codegen.scan_emitter import (
+from xlapy.backend.cpu.codegen.scan_rules import (
     check_inits,
     cumulative,
     exactly_associative,
     idempotent,
 )
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernel import (
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    generating,
+    kernel_for,
+)
 from xlapy.indexing.per_op import instruction_summary
 from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
@@ -87,12 +93,16 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     leaves: dict[int, int] = {}
     for position, operand in enumerate(instr.operands):
         leaves.setdefault(id(operand), position)
-    try:
-        return compile_kernel(
-            f"scan_{instr.name}", instr, leaves, options, "op", instruction_summary(instr)
-        )
-    except NoKernel as exc:
-        reason = str(exc)
+    reason = "generated kernels are compiled in the background (quick tier)"
+    if generating():  # numba's import: not on the quick tier
+        from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
+
+        try:
+            return compile_kernel(
+                f"scan_{instr.name}", instr, leaves, options, "op", instruction_summary(instr)
+            )
+        except NoKernel as exc:
+            reason = str(exc)
     axis, reverse = found
     exact = not reverse or exactly_associative(instr)
     steps = stepwise(instr, axis, reverse)
