@@ -180,3 +180,18 @@ def test_bad_use_is_a_clear_error() -> None:
         xlapy.jit(3)  # type: ignore[arg-type]
     with pytest.raises(InvalidArgument, match="static arguments must be hashable"):
         xlapy.jit(lambda x, s: x, static_argnums=1)(np.ones(2), [1, 2])
+
+
+def test_jit_numpy_and_jax_arguments_share_one_program():
+    """A numpy array and a jax array of the same shape and dtype are one signature: the
+    second call reuses the first call's program."""
+    import jax.numpy as jnp
+
+    jitted = xlapy.jit(lambda x: x * 2)
+    first = jitted(np.arange(4, dtype=np.float32))
+    second = jitted(jnp.arange(4, dtype=jnp.float32))
+    np.testing.assert_array_equal(first, second)
+    assert len(jitted._cache) == 1
+    jitted(np.arange(4, dtype=np.float64))  # canonicalized to float32 by JAX's lowering too
+    jitted(np.arange(4, dtype=np.int32))
+    assert len(jitted._cache) == 3

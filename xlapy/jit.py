@@ -130,12 +130,15 @@ class Jitted:
             **shardings,
         )
 
-    def _signature(self, args: Sequence[Any], kwargs: dict[str, Any]) -> Hashable:
-        """The cache key: the pytree structure, each leaf's shape and dtype, static values."""
-        jax = _jax()
+    def _flatten(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], Any, Any]:
+        """The dynamic arguments' leaves and pytree structure, and the static values."""
         dynamic, static = self._split(args, kwargs)
-        leaves, tree = jax.tree_util.tree_flatten(dynamic)
-        avals = tuple(_aval_key(jax, leaf) for leaf in leaves)
+        leaves, tree = _jax().tree_util.tree_flatten(dynamic)
+        return leaves, tree, static
+
+    def _signature(self, leaves: Sequence[Any], tree: Any, static: Any) -> Hashable:
+        """The cache key: the pytree structure, each leaf's shape and dtype, static values."""
+        avals = tuple(_aval_key(leaf) for leaf in leaves)
         try:
             hash(static)
         except TypeError as err:
@@ -155,8 +158,13 @@ class Jitted:
         )
         return (dynamic_args, dynamic_kwargs), (static_args, static_kwargs)
 
-    def _compile(self, args: Sequence[Any], kwargs: dict[str, Any]) -> _Compiled:
-        key = self._signature(args, kwargs)
+    def _compile(
+        self,
+        args: Sequence[Any],
+        kwargs: dict[str, Any],
+        flat: tuple[list[Any], Any, Any] | None = None,
+    ) -> _Compiled:
+        key = self._signature(*(flat or self._flatten(args, kwargs)))
         with self._lock:
             compiled = self._cache.get(key)
             if compiled is not None:
@@ -190,10 +198,9 @@ class Jitted:
     # ---- calling ----------------------------------------------------------------------
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         jax = _jax()
-        compiled = self._compile(args, kwargs)
-        (dynamic_args, dynamic_kwargs), _ = self._split(args, kwargs)
-        leaves = jax.tree_util.tree_leaves((dynamic_args, dynamic_kwargs))
-        values = [_host_value(jax, leaf) for leaf in leaves]
+        flat = self._flatten(args, kwargs)
+        compiled = self._compile(args, kwargs, flat)
+        values = [_host_value(jax, leaf) for leaf in flat[0]]
         outputs = compiled.executable(*values)
         result = jax.tree_util.tree_unflatten(compiled.out_tree, [np.asarray(o) for o in outputs])
         if self.compare:
@@ -274,14 +281,31 @@ def _ints(value: int | Sequence[int]) -> tuple[int, ...]:
     return (value,) if isinstance(value, int) else tuple(int(v) for v in value)
 
 
-def _aval_key(jax: Any, leaf: Any) -> Hashable:
-    if hasattr(leaf, "shape") and hasattr(leaf, "dtype"):  # jax and numpy arrays
-        return (tuple(leaf.shape), str(leaf.dtype), bool(getattr(leaf, "weak_type", False)))
+def _aval_key(leaf: Any) -> Hashable:
+    """Shape, dtype (a numpy dtype as itself: hashing it is cheap, its name is not) and weak
+    typing of an array leaf; the type name of a Python scalar."""
+    if type(leaf) is np.ndarray:  # the common case first
+        return (leaf.shape, leaf.dtype, False)
+    if hasattr(leaf, "shape") and hasattr(leaf, "dtype"):  # jax arrays (PRNG keys too)
+        dtype = leaf.dtype if isinstance(leaf.dtype, np.dtype) else str(leaf.dtype)
+        return (tuple(leaf.shape), dtype, bool(getattr(leaf, "weak_type", False)))
     return (type(leaf).__name__,)  # Python scalars: JAX lowers them weakly typed
+
+
+# numpy types jax.jit takes as they are, with or without x64.
+_UNCHANGED = frozenset(
+    np.dtype(t)
+    for t in (
+        np.bool_, np.int8, np.int16, np.int32, np.uint8, np.uint16, np.uint32, np.float16,
+        np.float32, np.complex64,
+    )
+)  # fmt: skip
 
 
 def _host_value(jax: Any, leaf: Any) -> Any:
     """A leaf as xlapy takes it: numpy arrays (PRNG key arrays as their key data)."""
+    if type(leaf) is np.ndarray and leaf.dtype in _UNCHANGED:
+        return leaf
     if isinstance(leaf, jax.Array) and jax.dtypes.issubdtype(leaf.dtype, jax.dtypes.prng_key):
         return np.asarray(jax.random.key_data(leaf))
     if isinstance(leaf, bool | int | float | complex):
