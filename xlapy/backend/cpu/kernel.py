@@ -206,10 +206,9 @@ def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory],
     """Registers the decorated factory for ``opcodes``; higher ``priority`` is tried first."""
 
     def register(factory: KernelFactory) -> KernelFactory:
-        for opcode in opcodes:
-            entries = KERNELS.setdefault(opcode, [])
-            entries.append(_Entry(priority, factory))
-            entries.sort(key=lambda e: -e.priority)
+        for opcode in opcodes:  # a new list: a thread planning meanwhile reads a whole one
+            entries = [*KERNELS.get(opcode, []), _Entry(priority, factory)]
+            KERNELS[opcode] = sorted(entries, key=lambda e: -e.priority)
         return factory
 
     return register
@@ -233,6 +232,8 @@ the other modules' factories, even once they are loaded (a tier's plan does not 
 what the process compiled before)."""
 
 _quick: dict[Opcode, list[KernelFactory]] = {}
+"""The quick tier's factories per opcode (complete once ``load_kernels(quick=True)`` returned:
+the other modules register none of them)."""
 
 
 def factories(opcode: Opcode) -> list[KernelFactory]:
@@ -271,5 +272,4 @@ def load_kernels(quick: bool = False) -> None:
     names = sorted(m.name for m in pkgutil.iter_modules(kernels.__path__))
     for name in QUICK_MODULES if quick else names:
         importlib.import_module(f"{kernels.__name__}.{name}")
-    _quick.clear()  # factories registered since: filtered again
     _loaded.add(which)
