@@ -72,10 +72,17 @@ def _im2col_numpy(
         position // s2 % s1,
         position % s2,
     )
+    n0, n1, n2, features = x.shape[1:]
     i0, i1, i2 = t0[o0][:, :, None, None], t1[o1][:, None, :, None], t2[o2][:, None, None, :]
-    inside = (i0 >= 0) & (i1 >= 0) & (i2 >= 0)
-    read = x[b[:, None, None, None], np.maximum(i0, 0), np.maximum(i1, 0), np.maximum(i2, 0)]
-    patches[...] = np.where(inside[..., None], read, np.zeros((), x.dtype))
+    outside = ((i0 < 0) | (i1 < 0) | (i2 < 0)).reshape(-1)
+    # One flat row index per (position, tap): a single take into the patches, the padding
+    # (read at row 0) zeroed after.
+    i0, i1, i2 = np.maximum(i0, 0), np.maximum(i1, 0), np.maximum(i2, 0)
+    flat = ((b[:, None, None, None] * n0 + i0) * n1 + i1) * n2 + i2
+    out = patches.reshape(-1, features)
+    np.take(x.reshape(-1, features), flat.reshape(-1), axis=0, out=out)
+    if outside.any():
+        out[outside] = 0
 
 
 @dataclass(frozen=True)
