@@ -39,8 +39,16 @@ def pick(b: Builder, comp: Computation) -> Value:
 
 
 def same(b: Builder, comp: Computation, v: Value, entry: bool) -> Value:
-    """Another value of ``v``'s type and dims: an existing one or a new parameter."""
+    """Another value of ``v``'s type and dims: an existing one, a new parameter, or (one time
+    in four) a corner of the type as a constant, which LLVM sees and may fold against (it
+    folded ``max(INT_MIN, x) + INT_MIN`` by assuming no signed overflow)."""
     like = [w for w in comp.values if w.type is v.type and w.dims == v.dims]
+    if b.draw(st.integers(0, 3)) == 0:
+        c = b.constant(comp, v.type, b.draw(st.sampled_from(specials(v.type))))  # type: ignore[arg-type]
+        if not v.dims:
+            return c
+        out = Value(b.fresh("bc"), v.type, v.dims)
+        return b.emit(comp, out, f"broadcast({c.name}), dimensions={{}}")
     if entry and b.draw(st.booleans()):
         return b.param(comp, v.type, v.dims, entry)
     return b.draw(st.sampled_from(like))

@@ -193,14 +193,19 @@ def merge_broadcasts(m: Match) -> HloInstruction:
 
 def merge_slices(m: Match) -> HloInstruction:
     """slice(slice(x)): element k of the outer slice is x[s1 + (s2 + k*t2)*t1], so the merged
-    slice starts at s1 + s2*t1 with stride t1*t2."""
+    slice starts at s1 + s2*t1 with stride t1*t2. An empty result dimension slices [0:0]
+    (s1 + s2*t1 may lie past x's end: ``[0:1:3]`` then ``[1:1]`` of a dimension of 2 would
+    start at 3, which the verifier refuses)."""
     inner = m["inner"].attrs.slice.dimensions
     outer = m.instr.attrs.slice.dimensions
     dims = []
     for a, b, n in zip(inner, outer, m.instr.shape.dims, strict=True):
+        if not n:
+            dims.append(SliceDimension(0, 0, 1))
+            continue
         start = a.start + b.start * a.stride
         stride = a.stride * b.stride
-        dims.append(SliceDimension(start, start + (n - 1) * stride + 1 if n else start, stride))
+        dims.append(SliceDimension(start, start + (n - 1) * stride + 1, stride))
     return m.make(Opcode.SLICE, [m["x"]], {"slice": SliceSpec(tuple(dims))})
 
 

@@ -128,3 +128,24 @@ ENTRY main {
     for g, w, e in zip(got, want, expected, strict=True):
         np.testing.assert_array_equal(w, e)
         np.testing.assert_array_equal(g, e)
+
+
+def test_an_empty_slice_of_a_strided_slice_compiles() -> None:
+    """``slice([1:1])`` of ``slice(x, [0:1:3])`` on a dimension of 2: the algebraic
+    simplifier merged the two into a slice starting at 3, past the operand's end, and cpu
+    raised "slice [C3]: dimension 0 needs 0 <= start <= limit <= 2" (seed 9203)."""
+    text = """HloModule m
+ENTRY main {
+  p = f64[2,5] parameter(0)
+  a = f64[1,0] slice(p), slice={[0:1:3], [0:0:1]}
+  b = f64[0,0] slice(a), slice={[1:1:1], [0:0:1]}
+  c = f64[1,2] slice(p), slice={[1:2:1], [0:5:3]}
+  d = f64[1,1] slice(c), slice={[0:1:1], [1:2:1]}
+  ROOT t = (f64[0,0], f64[1,1]) tuple(b, d)
+}
+"""
+    x = np.arange(10, dtype=np.float64).reshape(2, 5)
+    got, want = _both(text, x)
+    assert got[0].shape == want[0].shape == (0, 0)
+    np.testing.assert_array_equal(want[1], [[8.0]])
+    np.testing.assert_array_equal(got[1], [[8.0]])
