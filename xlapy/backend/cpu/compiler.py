@@ -166,7 +166,11 @@ def _compile_cpu(
     start: float,
 ) -> Executable:
     """``compile`` on ``cpu``: from the cache, on the quick tier, or synchronously."""
-    text = key = None
+    if tiered is None:
+        tiered = tiers.tiered_default()
+    if tiered and pipeline is None:  # the module key is computed off the first call
+        return _quick_tier(module, options, start)
+    key = None
     if pipeline is None:  # the default pipeline's results are kept under the module key
         try:
             text = tiers.module_text(module)
@@ -174,10 +178,6 @@ def _compile_cpu(
             pass  # a module HLO text cannot hold (e.g. quantized types): compiled here, now
         else:
             key = tiers.module_key(text, options)
-    if tiered is None:
-        tiered = tiers.tiered_default()
-    if tiered and text is not None and key is not None:
-        return _quick_tier(module, text, key, options, start)
     if key is not None:
         cached = tiers.load_optimized(key, options.cache_dir)
         if cached is not None:
@@ -249,13 +249,9 @@ def compile_and_store(module: HloModule, options: CompileOptions, key: str) -> P
     return program
 
 
-def _quick_tier(
-    module: HloModule, text: str, key: str, options: CompileOptions, start: float
-) -> Executable:
-    """An executable running ``module`` on the quick tier at once; a worker compiles it and
-    the watcher thread installs the compiled tier (``tiers``)."""
-    from xlapy.ir.clone import clone_module
-
+def _quick_tier(module: HloModule, options: CompileOptions, start: float) -> Executable:
+    """An executable running ``module`` on the quick tier at once; its tier-up thread
+    installs the compiled tier (``tiers.tier_up``: from the cache, or from a worker)."""
     quick_module = clone_module(module)
     program = _plans(quick_module, replace(options, generated_kernels=False))
     seconds = time.perf_counter() - start
@@ -281,10 +277,8 @@ def _quick_tier(
             return
         try:
             notes = ["passes: none here (run by the background worker, or cached)"]
-            if optimized is None:  # the worker failed: compile here
-                from xlapy.text.hlo_parser import parse_hlo
-
-                optimized, notes = _optimize(parse_hlo(text), None)
+            if optimized is None:  # no worker, or it failed: compile here
+                optimized, notes = _optimize(quick_module, None)
             program = _plans(optimized, options)
             state.seconds = time.perf_counter() - state.started
             header = _header(module, program, state.seconds, options, notes)
@@ -303,13 +297,9 @@ def _quick_tier(
             state.note = f"{state.note}; compiled tier failed: {type(err).__name__}: {err}"
 
     exe.tier_state = state
-    if tiers.optimized_path(key, options.cache_dir).exists():  # compiled before: load it
-        state.status = "loading"
-        exe.tier_watcher = tiers.load_in_background(key, options, state, build)
-    else:
-        exe.tier_watcher = tiers.compile_in_background(
-            text, key, options, state, build, lambda: alive() is not None
-        )
+    exe.tier_watcher = tiers.tier_up(
+        quick_module, options, state, build, lambda: alive() is not None
+    )
     return exe
 
 

@@ -106,8 +106,11 @@ class Executable:
 
     def wait_compiled(self, timeout: float | None = None) -> bool:
         """Waits until a tiered executable's compiled tier is installed (or its background
-        compile failed); True when the executable runs compiled code now."""
+        compile failed); True when the executable runs compiled code now. The tier-up
+        thread starts at once (it would otherwise wait for a first call to return)."""
         watcher = self.tier_watcher
+        if self.tier_state is not None:
+            self.tier_state.called.set()
         if watcher is not None:
             watcher.join(timeout)
         return self.tier != "quick"

@@ -8,20 +8,25 @@ two calls (as HotSpot and V8 replace their interpreters).
   numpy im2col, sort and topk by numpy's stable argsort, ...). Building and running it
   imports no numba and compiles nothing.
 - **Compiled tier**: what a synchronous ``xlapy.compile`` builds (passes, then generated
-  numba kernels). A worker process (``python -m xlapy.backend.cpu.tier_worker``) parses the
-  module's HLO text, runs the passes and compiles every kernel into the kernel cache
-  (``source_cache``; numba typing holds the GIL, so a thread would stall the calls), then
-  stores the optimized module's text under the *module key*. The compiling process's
-  watcher thread then builds the compiled tier from that text, loading every kernel from
-  the cache, and installs it on the executable.
+  numba kernels). Once the quick tier's first call returned, the executable's tier-up thread
+  (``tier_up``) prints the module and hashes it into the *module key* (kept off the first
+  call), then starts a worker process (``python -m xlapy.backend.cpu.tier_worker``) that
+  parses the module's HLO text, runs the passes and compiles every kernel into the kernel
+  cache (``source_cache``; numba typing holds the GIL, so a thread would stall the calls),
+  then stores the optimized module's text under the key. The tier-up thread builds the
+  compiled tier from that text, loading every kernel from the cache, and installs it on
+  the executable.
 - **Warm cache**: when the module key's optimized text is already stored (an earlier
-  process compiled it), ``xlapy.compile`` builds the compiled tier directly, skipping the
-  passes and the quick tier.
+  process compiled it), no worker starts: the tier-up thread loads the compiled tier from
+  the cache. The program still starts on the quick tier: loading the compiled tier takes
+  seconds (parsing, kernel sources, numba's import and cache loads), the quick tier's first
+  call a fraction of that. A synchronous ``xlapy.compile`` takes the optimized module from
+  the cache and skips the passes.
 
 The module key hashes the module's HLO text, the compile options that change the program
 (``flush_denormals``, ``max_while_iterations``) and xlapy's own source, so an edited pass
 never serves a stale optimized module. A worker that fails (it prints why) is replaced by a
-synchronous compile on the watcher thread; a worker still running when the process exits
+synchronous compile on the tier-up thread; a worker still running when the process exits
 is killed, and a worker whose parent died exits by itself.
 """
 
@@ -122,7 +127,7 @@ class TierState:
     """Where a tiered executable's compiled tier is.
 
     Attributes:
-        status: ``compiling`` (the worker runs), ``loading`` (the watcher builds the tier
+        status: ``compiling`` (the worker runs), ``loading`` (the thread builds the tier
             from the cache), ``compiled`` (installed), ``failed`` (no compiled tier: the
             quick tier stays; ``note`` says why).
         started: ``time.perf_counter()`` when the worker started.
@@ -141,15 +146,15 @@ class TierState:
 
 
 LOAD_DELAY = 5.0
-"""Seconds a loader thread waits for the quick tier's first call to return before it loads
-the compiled tier anyway (loading is mostly Python: run beside the first call, it would
-hold the GIL half the time and double that call's latency)."""
+"""Seconds the tier-up thread waits for the quick tier's first call to return before it
+goes on anyway (printing the module and loading the compiled tier are mostly Python: run
+beside the first call, they would hold the GIL half the time and slow that call)."""
 
 
 _workers: set[subprocess.Popen[bytes]] = set()
 _workers_lock = threading.Lock()
 _worker_slot = threading.BoundedSemaphore(1)
-"""Held by the watcher whose worker runs: background compiles of a process run one after
+"""Held by the tier-up thread whose worker runs: background compiles of a process run one after
 another (each worker compiles on its own core; a process compiling many modules, e.g. a
 fuzzer or a parameter sweep, started one worker per module before)."""
 _exiting = threading.Event()
@@ -193,70 +198,82 @@ def start_worker(key: str, options: CompileOptions) -> tuple[subprocess.Popen[by
     return proc, (json.dumps(request) + "\n").encode()
 
 
-def compile_in_background(
-    text: str,
-    key: str,
+def tier_up(
+    module: HloModule,
     options: CompileOptions,
     state: TierState,
     build: Callable[[HloModule | None], None],
     wanted: Callable[[], bool] = lambda: True,
 ) -> threading.Thread:
-    """A watcher thread that starts a worker on ``text`` once the worker slot is free and,
-    once the worker is done, calls ``build(optimized module)`` (the module loaded from the
-    cache), or ``build(None)`` when the worker failed (the caller then compiles in this
-    process). A compile no longer ``wanted()`` when the slot frees (its executable was
-    dropped meanwhile) starts no worker. Returns the watcher."""
+    """The thread that brings a quick-tier executable of ``module`` to its compiled tier.
+
+    Once the quick tier's first call returned (or after ``LOAD_DELAY`` s) it prints and
+    hashes the module (the module key: 0.2 s of Python on a large model, kept off the first
+    call), then calls ``build(optimized module)`` with the optimized module an earlier
+    compile stored under the key (warm cache: no worker), or starts a worker on the module's
+    text once the worker slot is free and calls ``build`` with what it stored, or
+    ``build(None)`` when the worker failed or the module has no HLO text (the caller then
+    compiles in this process). A compile no longer ``wanted()`` when the slot frees (its
+    executable was dropped meanwhile) starts no worker. Returns the thread."""
     state.started = time.perf_counter()
 
-    def watch() -> None:
-        with _worker_slot:  # one worker at a time: a loop of compiles queues, never forks N
-            if _exiting.is_set():
-                return
-            if not wanted():
-                state.status = "failed"
-                state.note = "not compiled: the executable was dropped before a worker was free"
-                return
-            proc, request = start_worker(key, options)
-            state.worker = proc.pid
-            try:
-                _, err = proc.communicate(request + text.encode())
-            except OSError as broken:  # the worker died at once: its exit code says so
-                proc.wait()
-                err = str(broken).encode()
-            with _workers_lock:
-                _workers.discard(proc)
+    def run() -> None:
+        state.called.wait(LOAD_DELAY)
         if _exiting.is_set():
             return
-        optimized = load_optimized(key, options.cache_dir) if proc.returncode == 0 else None
-        if optimized is None:
-            tail = err.decode(errors="replace").strip().splitlines()[-3:]
-            state.note = f"background compile failed (exit {proc.returncode}): " + " | ".join(tail)
-        state.status = "loading"
-        build(optimized)
+        try:
+            text = module_text(module)
+        except XlaError as err:  # e.g. quantized types: compiled in this process
+            state.note = f"no HLO text for a worker ({err})"
+            state.status = "loading"
+            build(None)
+            return
+        key = module_key(text, options)
+        if optimized_path(key, options.cache_dir).exists():  # compiled before: load it
+            state.status = "loading"
+            optimized = load_optimized(key, options.cache_dir)
+            if optimized is None:
+                state.note = f"the cached optimized module {key} could not be read"
+            build(optimized)
+            return
+        _compile_in_worker(text, key, options, state, build, wanted)
 
-    thread = threading.Thread(target=watch, name="xlapy-tier-watcher", daemon=True)
+    thread = threading.Thread(target=run, name="xlapy-tier-up", daemon=True)
     thread.start()
     return thread
 
 
-def load_in_background(
+def _compile_in_worker(
+    text: str,
     key: str,
     options: CompileOptions,
     state: TierState,
     build: Callable[[HloModule | None], None],
-) -> threading.Thread:
-    """A thread that loads the optimized module an earlier compile stored under ``key`` and
-    calls ``build`` with it (its kernels are all in the cache: no worker is needed), once the
-    first call returned (or after ``LOAD_DELAY`` s)."""
-    state.started = time.perf_counter()
-
-    def load() -> None:
-        state.called.wait(LOAD_DELAY)
-        optimized = load_optimized(key, options.cache_dir)
-        if optimized is None:
-            state.note = f"the cached optimized module {key} could not be read"
-        build(optimized)
-
-    thread = threading.Thread(target=load, name="xlapy-tier-loader", daemon=True)
-    thread.start()
-    return thread
+    wanted: Callable[[], bool],
+) -> None:
+    """Starts a worker on ``text`` once the worker slot is free, waits for it, then calls
+    ``build`` with the optimized module it stored (None: it failed)."""
+    with _worker_slot:  # one worker at a time: a loop of compiles queues, never forks N
+        if _exiting.is_set():
+            return
+        if not wanted():
+            state.status = "failed"
+            state.note = "not compiled: the executable was dropped before a worker was free"
+            return
+        proc, request = start_worker(key, options)
+        state.worker = proc.pid
+        try:
+            _, err = proc.communicate(request + text.encode())
+        except OSError as broken:  # the worker died at once: its exit code says so
+            proc.wait()
+            err = str(broken).encode()
+        with _workers_lock:
+            _workers.discard(proc)
+    if _exiting.is_set():
+        return
+    optimized = load_optimized(key, options.cache_dir) if proc.returncode == 0 else None
+    if optimized is None:
+        tail = err.decode(errors="replace").strip().splitlines()[-3:]
+        state.note = f"background compile failed (exit {proc.returncode}): " + " | ".join(tail)
+    state.status = "loading"
+    build(optimized)
