@@ -268,7 +268,11 @@ def _build_plan(program: Program, comp: HloComputation) -> Plan:
         if progress is not None:
             progress.kernel_done(kernel is not None)
         if kernel is None:
-            why = "; ".join(reasons) if reasons else "no kernel registered"
+            why = "; ".join(reasons) or (
+                "no kernel registered"
+                if program.options.generated_kernels
+                else "quick tier: no prebuilt kernel of kernel.QUICK_MODULES"
+            )
             records.append(StepRecord(instr, "fallback", why, tuple(reasons)))
             kernels.append(_fallback(instr))
             continue
