@@ -194,6 +194,25 @@ def test_direct_workspace_routines_equal_scipy_wrappers(prefix):
                     assert_same(w[i], want_w)
                     assert info[i] == want_info
             assert_same(s, before)
+        for m, n in ((48, 32), (7, 30), (5, 1)):
+            a = _general(rng, (2, m, n), dtype)
+            before = a.copy()
+            for full in (True, False):
+                sv, u, vt, info = lapack_direct.gesdd(prefix, a, full)
+                for i in range(2):
+                    want_u, want_s, want_vt, want_info = getattr(lapack, prefix + "gesdd")(
+                        a[i], compute_uv=1, full_matrices=int(full)
+                    )
+                    assert_same(u[i], want_u)
+                    assert_same(sv[i], want_s)
+                    assert_same(vt[i], want_vt)
+                    assert info[i] == want_info
+            assert_same(a, before)
+
+
+def test_thin_svd_matches_the_interpreter():
+    a = _general(np.random.default_rng(10), (3, 4, 6), np.float32)
+    _compare(lambda x: jnp.linalg.svd(x, full_matrices=False), [a])
 
 
 def test_direct_trsm_leaves_a_one_column_operand_alone():

@@ -29,7 +29,16 @@ from numba.extending import get_cython_function_address, intrinsic
 
 from xlapy.literal import Array
 
-_NARGS = {"potrf": 5, "getrf": 6, "trsm": 11, "geqrf": 8, "orgqr": 9, "ungqr": 9, "syevd": 11}
+_NARGS = {
+    "potrf": 5,
+    "getrf": 6,
+    "trsm": 11,
+    "geqrf": 8,
+    "orgqr": 9,
+    "ungqr": 9,
+    "syevd": 11,
+    "gesdd": 14,
+}
 """Arguments of each routine (Fortran calling convention: every argument by address)."""
 
 _ARITIES = tuple(sorted(set(_NARGS.values())))
@@ -87,6 +96,12 @@ def _from_fortran(f: Array, m: Array) -> None:
 
 
 @numba.njit(cache=True, nogil=True)
+def _scratch(x: Array, out: Array) -> Array:
+    """A flat scratch matrix as large as a matrix of ``x`` or ``out`` (one may be empty)."""
+    return np.empty(max(x.shape[1] * x.shape[2], out.shape[1] * out.shape[2]), out.dtype)
+
+
+@numba.njit(cache=True, nogil=True)
 def _batched(
     fn: int,
     nargs: int,
@@ -97,25 +112,33 @@ def _batched(
     b: Array,
     b_out: Array,
     b_at: int,
+    c: Array,
+    c_out: Array,
+    c_at: int,
     u: Array,
     u_at: int,
     v: Array,
     v_at: int,
 ) -> None:
-    """For each matrix ``i`` of the batch ``a``: ``a[i]`` (and ``b[i]`` when ``b_at >= 0``)
-    copied column-major into scratch matrices passed at argument positions ``a_at``
-    (``b_at``), rows ``i`` of ``u`` and ``v`` passed at ``u_at`` and ``v_at`` (when >= 0),
-    one call of the routine at ``fn``, then the scratch matrices copied back into
-    ``a_out[i]`` (``b_out[i]``) when those batches are not empty."""
-    fa = np.empty(a.shape[1] * a.shape[2], a.dtype)
-    fb = np.empty(b.shape[1] * b.shape[2], b.dtype)
+    """For each matrix ``i`` of the batch: the matrices ``a[i]``, ``b[i]`` and ``c[i]``
+    copied column-major into scratch matrices passed at argument positions ``a_at``,
+    ``b_at`` and ``c_at`` (a position < 0: not passed; an empty input batch: nothing copied
+    in), rows ``i`` of ``u`` and ``v`` passed at ``u_at`` and ``v_at`` (when >= 0), one call
+    of the routine at ``fn``, then the scratch matrices copied back into ``a_out[i]``,
+    ``b_out[i]`` and ``c_out[i]`` (the non-empty ones)."""
+    fa, fb, fc = _scratch(a, a_out), _scratch(b, b_out), _scratch(c, c_out)
     ptrs[a_at] = np.int64(fa.ctypes.data)
     if b_at >= 0:
         ptrs[b_at] = np.int64(fb.ctypes.data)
-    for i in range(a.shape[0]):
-        _to_fortran(a[i], fa)
-        if b_at >= 0:
+    if c_at >= 0:
+        ptrs[c_at] = np.int64(fc.ctypes.data)
+    for i in range(max(a.shape[0], a_out.shape[0])):
+        if a.shape[0]:
+            _to_fortran(a[i], fa)
+        if b_at >= 0 and b.shape[0]:
             _to_fortran(b[i], fb)
+        if c_at >= 0 and c.shape[0]:
+            _to_fortran(c[i], fc)
         if u_at >= 0:
             ptrs[u_at] = np.int64(u.ctypes.data) + i * u.strides[0]
         if v_at >= 0:
@@ -125,6 +148,8 @@ def _batched(
             _from_fortran(fa, a_out[i])
         if b_out.shape[0]:
             _from_fortran(fb, b_out[i])
+        if c_out.shape[0]:
+            _from_fortran(fc, c_out[i])
 
 
 _ADDRESSES: dict[str, int] = {}
@@ -147,33 +172,25 @@ def _run(
     kind: str,
     prefix: str,
     args: list[Array | None],
-    matrices: list[tuple[int, Array, Array | None]],
+    matrices: Sequence[tuple[int, Array | None, Array | None]],
     rows: Sequence[tuple[int, Array]] = (),
 ) -> None:
     """Calls the routine once per matrix. ``args`` holds the arrays passed by address as
-    they are (None at the other positions); ``matrices``: per position, the C-contiguous
-    batch of logical matrices passed column-major and the batch receiving the results (None:
-    read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is passed
-    with matrix ``i``."""
+    they are (None at the other positions); ``matrices`` (one to three): per position, the
+    C-contiguous batch of logical matrices passed column-major (None: not read, an output)
+    and the batch receiving the results (None: read only); ``rows``: per position, a
+    C-contiguous 2-D batch whose row ``i`` is passed with matrix ``i``."""
     ptrs = np.array([0 if x is None else x.ctypes.data for x in args], np.int64)
-    (a_at, a, a_out), *rest = matrices
-    b_at, b, b_out = rest[0] if rest else (-1, a[:0], None)
+    slots = []
+    for at, x, out in matrices:
+        like = x if out is None else out
+        assert like is not None
+        slots += [like[:0] if x is None else x, like[:0] if out is None else out, at]
+    like = slots[0]
+    while len(slots) < 9:
+        slots += [like[:0], like[:0], -1]
     (u_at, u), (v_at, v) = [*rows, (-1, _NONE), (-1, _NONE)][:2]
-    _batched(
-        _address(kind, prefix),
-        _NARGS[kind],
-        ptrs,
-        a,
-        a[:0] if a_out is None else a_out,
-        a_at,
-        b,
-        b[:0] if b_out is None else b_out,
-        b_at,
-        u,
-        u_at,
-        v,
-        v_at,
-    )
+    _batched(_address(kind, prefix), _NARGS[kind], ptrs, *slots, u, u_at, v, v_at)
 
 
 def _ints(*values: int) -> list[Array]:
@@ -280,3 +297,26 @@ def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
     args = [jobz, uplo, pn, None, pn, None, work, plwork, iwork, pliwork, None]
     _run("syevd", prefix, args, [(3, a, out)], [(5, w), (10, info.reshape(-1, 1))])
     return out, w, info
+
+
+def gesdd(prefix: str, a: Array, full: bool) -> tuple[Array, Array, Array, Array]:
+    """``(s, u, vt, info)`` of every real matrix of ``a`` (batch, m, n), m, n > 0, singular
+    vectors computed (``full``: jobz "A", else the thin "S"), with scipy's default
+    workspaces (``lwork = max(4k^2 + max(m, n) + 9k, 1)``, ``iwork`` of ``8k``, k = min(m,
+    n))."""
+    a = _batch(a)
+    m, n = a.shape[-2], a.shape[-1]
+    k = min(m, n)
+    count = a.shape[0]
+    u = np.empty((count, m, m if full else k), a.dtype)
+    vt = np.empty((count, n if full else k, n), a.dtype)
+    s = np.zeros((count, k), a.dtype)
+    info = np.zeros(count, np.int32)
+    lwork = max(4 * k * k + max(m, n) + 9 * k, 1)
+    (jobz,) = _chars("A" if full else "S")
+    pm, pn, pldvt, plwork = _ints(m, n, vt.shape[1], lwork)
+    work, iwork = np.zeros(lwork, a.dtype), np.zeros(8 * k, np.int32)
+    args = [jobz, pm, pn, None, pm, None, None, pm, None, pldvt, work, plwork, iwork, None]
+    matrices = [(3, a, None), (6, None, u), (8, None, vt)]
+    _run("gesdd", prefix, args, matrices, [(5, s), (13, info.reshape(-1, 1))])
+    return s, u, vt, info

@@ -45,13 +45,6 @@ def lapack_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     out_shapes = [(count, *leaf.dims[len(batch) :]) for leaf in leaves]
     out_types = [leaf.element_type.numpy for leaf in leaves]
     is_tuple = instr.shape.is_tuple
-    direct = _direct(instr, prefix, routine, config, shapes, batch)
-    if direct is not None and count > 0:
-        return Kernel(
-            run=direct,
-            how=f"LAPACK {prefix}{routine}, {count} matrices, one C call each",
-            views=(),
-        )
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         arrays = [np.asarray(v).reshape(s) for v, s in zip(operands, flat_shapes, strict=True)]
@@ -61,6 +54,13 @@ def lapack_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         results = tuple(out.reshape(leaf.dims) for out, leaf in zip(outputs, leaves, strict=True))
         return results if is_tuple else results[0]
 
+    direct = _direct(instr, prefix, routine, config, shapes, batch, run)
+    if direct is not None and count > 0:
+        return Kernel(
+            run=direct,
+            how=f"LAPACK {prefix}{routine}, {count} matrices, one compiled loop",
+            views=(),
+        )
     return Kernel(run=run, how=f"LAPACK {prefix}{routine} per matrix, {count} matrices", views=())
 
 
@@ -71,10 +71,13 @@ def _direct(
     config: dict[str, int],
     shapes: list[tuple[int, ...]],
     batch: tuple[int, ...],
+    per_matrix: Callable[[list[Value], RunContext], Value],
 ) -> Callable[[list[Value], RunContext], Value] | None:
     """The whole-batch C calls of ``lapack_direct`` for potrf, getrf, trsm, geqrf,
-    orgqr/ungqr and real syevd on non-empty matrices of the routine's own type (None
-    otherwise: the per-matrix path)."""
+    orgqr/ungqr, real syevd and real gesdd computing singular vectors on non-empty
+    matrices of the routine's own type (None otherwise: the per-matrix path). A gesdd batch
+    with a failure (info != 0, e.g. a NaN) runs again on ``per_matrix``, which reports or
+    passes it on as the interpreter does."""
     dtype = np.dtype(PREFIX_DTYPES[prefix])
     types = [np.dtype(op.shape.element_type.numpy) for op in instr.operands]
     cores = [s[len(batch) :] for s in shapes]
@@ -82,6 +85,8 @@ def _direct(
         return None
     nb = len(batch)
     core = cores[0]
+    k = min(core)
+    full = flag(config, "mode", "A") == "A"
     expected = {
         "potrf": [(shapes[0], dtype), (batch, np.dtype(np.int32))],
         "getrf": [
@@ -96,6 +101,13 @@ def _direct(
         "syevd": [
             (shapes[0], dtype),
             ((*batch, core[0]), dtype),
+            (batch, np.dtype(np.int32)),
+        ],
+        "gesdd": [
+            (shapes[0], dtype),
+            ((*batch, k), dtype),
+            ((*batch, core[0], core[0] if full else k), dtype),
+            ((*batch, core[1] if full else k, core[1]), dtype),
             (batch, np.dtype(np.int32)),
         ],
     }.get(routine)
@@ -166,4 +178,25 @@ def _direct(
             return v.reshape(a.shape), w.reshape(*batch, -1), info.reshape(batch)
 
         return run_syevd
+    if (
+        routine == "gesdd"
+        and prefix in "sd"
+        and types == [dtype]
+        and flag(config, "mode", "A") in "AS"
+    ):
+
+        def run_gesdd(operands: list[Value], ctx: RunContext) -> Value:
+            a = np.asarray(operands[0])
+            s, u, vt, info = lapack_direct.gesdd(prefix, a.reshape(-1, *a.shape[nb:]), full)
+            if info.any():
+                return per_matrix(operands, ctx)
+            return (
+                np.array(a, copy=True),
+                s.reshape(*batch, -1),
+                u.reshape(*batch, *u.shape[1:]),
+                vt.reshape(*batch, *vt.shape[1:]),
+                info.reshape(batch),
+            )
+
+        return run_gesdd
     return None
