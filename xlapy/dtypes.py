@@ -6,8 +6,10 @@ Nothing else in xlapy spells a type name; look types up here.
 
 from __future__ import annotations
 
+import copyreg
 import enum
 from dataclasses import dataclass
+from typing import Any
 
 import ml_dtypes
 import numpy as np
@@ -49,6 +51,16 @@ class ElementType:
 
     def __deepcopy__(self, memo: dict[int, object]) -> ElementType:
         return self  # one object per type: code compares element types with ``is``
+
+    def __hash__(self) -> int:
+        return hash(self.name)  # equal types have equal names (the numpy dtype hashes slowly)
+
+    def __reduce_ex__(self, protocol: object) -> tuple[Any, ...]:
+        """Pickles a named type as its name, so unpickling gives the one object of that type
+        (quantized types, which have no name of their own, by value)."""
+        if BY_NAME.get(self.name) is self:
+            return (from_name, (self.name,))
+        return (copyreg.__newobj__, (type(self),), self.__getstate__())  # type: ignore[attr-defined]
 
     def __str__(self) -> str:
         return self.name

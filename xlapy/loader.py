@@ -17,6 +17,7 @@ from pathlib import Path
 from xlapy.errors import InvalidArgument, ParseError
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import verify as verify_module
+from xlapy.text import parsed_cache
 
 _STABLEHLO = re.compile(r"^\s*(module\b|func\.func\b|#loc|\"?stablehlo\.)|\bfunc\.func\b", re.M)
 _HLO = re.compile(r"^\s*(HloModule|ENTRY)\b", re.M)
@@ -138,6 +139,16 @@ def _collector_paused() -> Iterator[None]:
 
 def _load(source: str | os.PathLike[str], verify: bool) -> HloModule:
     text, filename = read_source(source)
+    if parsed_cache.enabled(text):
+        module = parsed_cache.lookup(text, filename, verify)
+        if module is None:
+            module = _parse(text, filename, verify)
+            parsed_cache.store(text, filename, verify, module)
+        return module
+    return _parse(text, filename, verify)
+
+
+def _parse(text: str, filename: str, verify: bool) -> HloModule:
     if not text.strip():
         raise ParseError.at(
             text,

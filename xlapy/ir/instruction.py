@@ -11,12 +11,17 @@ from typing import TYPE_CHECKING, Any
 from xlapy.errors import InvalidArgument
 from xlapy.ir.attrs import OpMetadata, RawAttribute
 from xlapy.ir.opcode import Opcode
-from xlapy.ir.opdefs import VARIADIC, AttrKind, Attrs, OpDef, opdef
+from xlapy.ir.opdefs import VARIADIC, AttrKind, Attrs, AttrSpec, OpDef, opdef
 from xlapy.shape import Shape
 
 if TYPE_CHECKING:
     from xlapy.ir.computation import HloComputation
     from xlapy.sharding.hlo_sharding import HloSharding
+
+
+_CALLEE_KINDS = (AttrKind.COMPUTATION, AttrKind.COMPUTATIONS)
+_CALLEE_SPECS: dict[Opcode, tuple[AttrSpec, ...]] = {}
+"""Per opcode: its attributes that hold computations (most ops have none)."""
 
 
 class HloInstruction:
@@ -100,7 +105,12 @@ class HloInstruction:
     def called_computations(self) -> list[HloComputation]:
         """Computations this instruction calls, in attribute order."""
         result: list[HloComputation] = []
-        for spec in self.opdef.attrs:
+        specs = _CALLEE_SPECS.get(self.opcode)
+        if specs is None:
+            specs = _CALLEE_SPECS[self.opcode] = tuple(
+                s for s in self.opdef.attrs if s.kind in _CALLEE_KINDS
+            )
+        for spec in specs:
             value = self.attrs[spec.name]
             if value is None:
                 continue

@@ -12,6 +12,10 @@ import enum
 class Opcode(enum.Enum):
     """Every opcode XLA prints (xla/hlo/ir/hlo_opcode.h), then xlapy's extensions."""
 
+    # Members compare by identity; hashing them by identity too (in C) rather than by name
+    # (enum's Python-level __hash__) makes the many opcode-keyed dict lookups cheaper.
+    __hash__ = object.__hash__
+
     # keep-sorted start
     ABS = "abs"
     ACOS = "acos"

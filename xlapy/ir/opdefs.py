@@ -8,7 +8,7 @@ Attributes are listed in the order XLA prints them.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import ItemsView, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +89,10 @@ class OpDef:
     attrs: tuple[AttrSpec, ...] = ()
     traits: Trait = Trait.NONE
     stablehlo: tuple[str, ...] = ()
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its opcode: unpickling gives the registry's one OpDef of it."""
+        return (opdef, (self.opcode,))
 
     def attr(self, name: str) -> AttrSpec | None:
         for spec in self.attrs:
@@ -690,9 +694,18 @@ class Attrs(Mapping[str, Any]):
     def __len__(self) -> int:
         return len(self._values)
 
+    def items(self) -> ItemsView[str, Any]:
+        """The explicitly set (name, value) pairs, as iteration gives them (without a lookup
+        per name)."""
+        return self._values.items()
+
     def is_set(self, name: str) -> bool:
         """True when the attribute was given explicitly (even if equal to its default)."""
         return name in self._values
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its OpDef and values, restored without checking them again."""
+        return (_unchecked_attrs, (self._opdef, self._values))
 
     def replace(self, **changes: Any) -> Attrs:
         return Attrs(self._opdef, {**self._values, **changes})
@@ -705,3 +718,11 @@ class Attrs(Mapping[str, Any]):
 
     def __repr__(self) -> str:
         return f"Attrs({self._values!r})"
+
+
+def _unchecked_attrs(op: OpDef, values: dict[str, Any]) -> Attrs:
+    """The Attrs of ``op`` holding ``values``, which an Attrs checked when it was built."""
+    attrs = Attrs.__new__(Attrs)
+    object.__setattr__(attrs, "_opdef", op)
+    object.__setattr__(attrs, "_values", values)
+    return attrs

@@ -44,8 +44,15 @@ def check_call_graph(module: HloModule) -> None:
     state: dict[int, int] = {}  # 1: on the current path, 2: done
     depth: dict[int, int] = {}
 
+    found: dict[int, list[tuple[HloInstruction, HloComputation]]] = {}
+
     def calls(comp: HloComputation) -> list[tuple[HloInstruction, HloComputation]]:
-        return [(i, callee) for i in comp.instructions for callee in i.called_computations()]
+        listed = found.get(id(comp))
+        if listed is None:
+            listed = found[id(comp)] = [
+                (i, callee) for i in comp.instructions for callee in i.called_computations()
+            ]
+        return listed
 
     for start in module.computations:
         if id(start) in state:

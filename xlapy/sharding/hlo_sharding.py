@@ -120,6 +120,15 @@ class HloSharding:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"HloSharding is immutable (setting {name})")
 
+    def __reduce__(self) -> tuple[object, ...]:
+        """Pickled as its constructor's arguments (``__setattr__`` refuses the default way)."""
+        return (
+            _unpickled,
+            (self.kind, self.assignment, self.device, self.replicate_on_last_tile_dim,
+             self.subgroup_types, self.tuple_elements, self.shard_group, self.metadata,
+             self.raw),
+        )  # fmt: skip
+
     # ---- constructors -----------------------------------------------------------------
     @staticmethod
     def replicate(metadata: str = "") -> HloSharding:
@@ -615,3 +624,27 @@ def _map_leaves(shape: Shape, fn) -> Shape:  # type: ignore[no-untyped-def]
     if shape.is_tuple:
         return Shape.tuple_of([_map_leaves(s, fn) for s in shape.tuple_shapes])
     return fn(shape)
+
+
+def _unpickled(
+    kind: str,
+    assignment: TileAssignment | None,
+    device: int | None,
+    replicate_on_last_tile_dim: bool,
+    subgroup_types: tuple[str, ...],
+    tuple_elements: tuple[HloSharding, ...],
+    shard_group: str,
+    metadata: str,
+    raw: str,
+) -> HloSharding:
+    return HloSharding(
+        kind,
+        assignment=assignment,
+        device=device,
+        replicate_on_last_tile_dim=replicate_on_last_tile_dim,
+        subgroup_types=subgroup_types,
+        tuple_elements=tuple_elements,
+        shard_group=shard_group,
+        metadata=metadata,
+        raw=raw,
+    )
