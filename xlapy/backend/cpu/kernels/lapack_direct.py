@@ -18,6 +18,7 @@ routine's own; the other routines and cases keep the per-matrix path.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -119,14 +120,23 @@ def _batched(
     u_at: int,
     v: Array,
     v_at: int,
+    w: Array,
+    w_at: int,
+    iw: Array,
+    iw_at: int,
 ) -> None:
-    """For each matrix ``i`` of the batch: the matrices ``a[i]``, ``b[i]`` and ``c[i]``
+    """Workspaces ``w`` and ``iw`` passed at ``w_at`` and ``iw_at`` (when >= 0). For each
+    matrix ``i`` of the batch: the matrices ``a[i]``, ``b[i]`` and ``c[i]``
     copied column-major into scratch matrices passed at argument positions ``a_at``,
     ``b_at`` and ``c_at`` (a position < 0: not passed; an empty input batch: nothing copied
     in), rows ``i`` of ``u`` and ``v`` passed at ``u_at`` and ``v_at`` (when >= 0), one call
     of the routine at ``fn``, then the scratch matrices copied back into ``a_out[i]``,
     ``b_out[i]`` and ``c_out[i]`` (the non-empty ones)."""
     fa, fb, fc = _scratch(a, a_out), _scratch(b, b_out), _scratch(c, c_out)
+    if w_at >= 0:
+        ptrs[w_at] = np.int64(w.ctypes.data)
+    if iw_at >= 0:
+        ptrs[iw_at] = np.int64(iw.ctypes.data)
     ptrs[a_at] = np.int64(fa.ctypes.data)
     if b_at >= 0:
         ptrs[b_at] = np.int64(fb.ctypes.data)
@@ -166,39 +176,61 @@ def _address(kind: str, prefix: str) -> int:
 
 _NONE = np.zeros((0, 0), np.int32)
 """An unused row batch."""
+_NO_WORK = np.zeros(0, np.float32)
+"""An unused workspace."""
+
+
+@functools.lru_cache(maxsize=256)
+def _template(
+    nargs: int, values: tuple[tuple[int, str, object], ...]
+) -> tuple[Array, tuple[Array, ...]]:
+    """The addresses of a call's scalar arguments: an int64 array of ``nargs`` addresses,
+    at each position of ``values`` that of a one-element array holding the value (kind
+    ``"c"``: a character, ``"i"``: an int32, else a scalar of that dtype), 0 elsewhere; and
+    those arrays (whoever uses the addresses keeps them). Read only: calls copy it."""
+    ptrs = np.zeros(nargs, np.int64)
+    keep = []
+    for at, kind, value in values:
+        if kind == "c":
+            x = np.array([ord(str(value))], np.uint8)
+        else:
+            x = np.array([value], np.int32 if kind == "i" else kind)
+        x.flags.writeable = False
+        keep.append(x)
+        ptrs[at] = x.ctypes.data
+    ptrs.flags.writeable = False
+    return ptrs, tuple(keep)
 
 
 def _run(
     kind: str,
     prefix: str,
-    args: list[Array | None],
+    scalars: tuple[tuple[int, str, object], ...],
     matrices: Sequence[tuple[int, Array | None, Array | None]],
     rows: Sequence[tuple[int, Array]] = (),
+    work: Sequence[tuple[int, Array]] = (),
 ) -> None:
-    """Calls the routine once per matrix. ``args`` holds the arrays passed by address as
-    they are (None at the other positions); ``matrices`` (one to three): per position, the
-    C-contiguous batch of logical matrices passed column-major (None: not read, an output)
-    and the batch receiving the results (None: read only); ``rows``: per position, a
-    C-contiguous 2-D batch whose row ``i`` is passed with matrix ``i``."""
-    ptrs = np.array([0 if x is None else x.ctypes.data for x in args], np.int64)
-    slots = []
+    """Calls the routine once per matrix. ``scalars``: the scalar arguments (``_template``);
+    ``matrices`` (one to three): per position, the C-contiguous batch of logical matrices
+    passed column-major (None: not read, an output) and the batch receiving the results
+    (None: read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is
+    passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
+    one) shared by the calls."""
+    template, keep = _template(_NARGS[kind], scalars)
+    slots: list[Array | int] = []
     for at, x, out in matrices:
         like = x if out is None else out
         assert like is not None
         slots += [like[:0] if x is None else x, like[:0] if out is None else out, at]
-    like = slots[0]
+    first = slots[0]
+    assert isinstance(first, np.ndarray)
     while len(slots) < 9:
-        slots += [like[:0], like[:0], -1]
+        slots += [first[:0], first[:0], -1]
     (u_at, u), (v_at, v) = [*rows, (-1, _NONE), (-1, _NONE)][:2]
-    _batched(_address(kind, prefix), _NARGS[kind], ptrs, *slots, u, u_at, v, v_at)
-
-
-def _ints(*values: int) -> list[Array]:
-    return [np.array([v], np.int32) for v in values]
-
-
-def _chars(*values: str) -> list[Array]:
-    return [np.array([ord(v)], np.uint8) for v in values]
+    (w_at, w), (iw_at, iw) = [*work, (-1, _NO_WORK), (-1, _NONE.reshape(-1))][:2]
+    fn = _address(kind, prefix)
+    _batched(fn, _NARGS[kind], template.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
+    del keep
 
 
 def _batch(a: Array) -> Array:
@@ -212,9 +244,9 @@ def potrf(prefix: str, a: Array, lower: bool) -> tuple[Array, Array]:
     a = _batch(a)
     out = np.empty_like(a)
     info = np.zeros(a.shape[0], np.int32)
-    (uplo,) = _chars("L" if lower else "U")
-    (n,) = _ints(a.shape[1])
-    _run("potrf", prefix, [uplo, n, None, n, None], [(2, a, out)], [(4, info.reshape(-1, 1))])
+    n = a.shape[1]
+    scalars = ((0, "c", "L" if lower else "U"), (1, "i", n), (3, "i", n))
+    _run("potrf", prefix, scalars, [(2, a, out)], [(4, info.reshape(-1, 1))])
     return out, info
 
 
@@ -225,9 +257,8 @@ def getrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     m, n = a.shape[-2], a.shape[-1]
     piv = np.zeros((a.shape[0], min(m, n)), np.int32)
     info = np.zeros(a.shape[0], np.int32)
-    pm, pn = _ints(m, n)
-    rows = [(4, piv), (5, info.reshape(-1, 1))]
-    _run("getrf", prefix, [pm, pn, None, pm, None, None], [(2, a, out)], rows)
+    scalars = ((0, "i", m), (1, "i", n), (3, "i", m))
+    _run("getrf", prefix, scalars, [(2, a, out)], [(4, piv), (5, info.reshape(-1, 1))])
     return out, piv, info
 
 
@@ -239,13 +270,18 @@ def trsm(
     a, b = _batch(a), _batch(b)
     out = np.empty_like(b)
     m, n = b.shape[-2], b.shape[-1]
-    side, uplo, transa, diag = _chars(
-        "R" if right else "L", "L" if lower else "U", trans, "U" if unit else "N"
+    scalars = (
+        (0, "c", "R" if right else "L"),
+        (1, "c", "L" if lower else "U"),
+        (2, "c", trans),
+        (3, "c", "U" if unit else "N"),
+        (4, "i", m),
+        (5, "i", n),
+        (6, a.dtype.str, 1),
+        (8, "i", a.shape[-2]),
+        (10, "i", m),
     )
-    pm, pn, lda = _ints(m, n, a.shape[-2])
-    alpha = np.ones(1, a.dtype)
-    args = [side, uplo, transa, diag, pm, pn, alpha, None, lda, None, pm]
-    _run("trsm", prefix, args, [(7, a, None), (9, b, out)])
+    _run("trsm", prefix, scalars, [(7, a, None), (9, b, out)])
     return out
 
 
@@ -258,10 +294,9 @@ def geqrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     tau = np.zeros((a.shape[0], min(m, n)), a.dtype)
     info = np.zeros(a.shape[0], np.int32)
     lwork = max(3 * n, 1)
-    pm, pn, plwork = _ints(m, n, lwork)
-    work = np.zeros(lwork, a.dtype)
-    args = [pm, pn, None, pm, None, work, plwork, None]
-    _run("geqrf", prefix, args, [(2, a, out)], [(4, tau), (7, info.reshape(-1, 1))])
+    scalars = ((0, "i", m), (1, "i", n), (3, "i", m), (6, "i", lwork))
+    rows = [(4, tau), (7, info.reshape(-1, 1))]
+    _run("geqrf", prefix, scalars, [(2, a, out)], rows, [(5, np.zeros(lwork, a.dtype))])
     return out, tau, info
 
 
@@ -273,12 +308,10 @@ def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
     m, n = a.shape[-2], a.shape[-1]
     info = np.zeros(a.shape[0], np.int32)
     lwork = max(3 * n, 1)
-    pm, pn, pk, plwork = _ints(m, n, tau.shape[-1], lwork)
-    work = np.zeros(lwork, a.dtype)
     kind = "ungqr" if prefix in "cz" else "orgqr"
-    args = [pm, pn, pk, None, pm, None, work, plwork, None]
+    scalars = ((0, "i", m), (1, "i", n), (2, "i", tau.shape[-1]), (4, "i", m), (7, "i", lwork))
     rows = [(5, np.ascontiguousarray(tau)), (8, info.reshape(-1, 1))]
-    _run(kind, prefix, args, [(3, a, out)], rows)
+    _run(kind, prefix, scalars, [(3, a, out)], rows, [(6, np.zeros(lwork, a.dtype))])
     return out, info
 
 
@@ -291,11 +324,16 @@ def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
     w = np.zeros((a.shape[0], n), a.dtype)
     info = np.zeros(a.shape[0], np.int32)
     lwork, liwork = max(1 + 6 * n + 2 * n * n, 1), 3 + 5 * n
-    jobz, uplo = _chars("V", "L" if lower else "U")
-    pn, plwork, pliwork = _ints(n, lwork, liwork)
-    work, iwork = np.zeros(lwork, a.dtype), np.zeros(liwork, np.int32)
-    args = [jobz, uplo, pn, None, pn, None, work, plwork, iwork, pliwork, None]
-    _run("syevd", prefix, args, [(3, a, out)], [(5, w), (10, info.reshape(-1, 1))])
+    scalars = (
+        (0, "c", "V"),
+        (1, "c", "L" if lower else "U"),
+        (2, "i", n),
+        (4, "i", n),
+        (7, "i", lwork),
+        (9, "i", liwork),
+    )
+    work = [(6, np.zeros(lwork, a.dtype)), (8, np.zeros(liwork, np.int32))]
+    _run("syevd", prefix, scalars, [(3, a, out)], [(5, w), (10, info.reshape(-1, 1))], work)
     return out, w, info
 
 
@@ -313,10 +351,16 @@ def gesdd(prefix: str, a: Array, full: bool) -> tuple[Array, Array, Array, Array
     s = np.zeros((count, k), a.dtype)
     info = np.zeros(count, np.int32)
     lwork = max(4 * k * k + max(m, n) + 9 * k, 1)
-    (jobz,) = _chars("A" if full else "S")
-    pm, pn, pldvt, plwork = _ints(m, n, vt.shape[1], lwork)
-    work, iwork = np.zeros(lwork, a.dtype), np.zeros(8 * k, np.int32)
-    args = [jobz, pm, pn, None, pm, None, None, pm, None, pldvt, work, plwork, iwork, None]
+    scalars = (
+        (0, "c", "A" if full else "S"),
+        (1, "i", m),
+        (2, "i", n),
+        (4, "i", m),
+        (7, "i", m),
+        (9, "i", vt.shape[1]),
+        (11, "i", lwork),
+    )
     matrices = [(3, a, None), (6, None, u), (8, None, vt)]
-    _run("gesdd", prefix, args, matrices, [(5, s), (13, info.reshape(-1, 1))])
+    work = [(10, np.zeros(lwork, a.dtype)), (12, np.zeros(8 * k, np.int32))]
+    _run("gesdd", prefix, scalars, matrices, [(5, s), (13, info.reshape(-1, 1))], work)
     return s, u, vt, info
