@@ -7,7 +7,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from xlapy.backend.cpu.kernels.sort import _SIGNED, _TOTAL_ORDER
+from xlapy.backend.cpu.kernels.sort import SIGNED, TOTAL_ORDER
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.literal import Array
 
@@ -25,9 +25,9 @@ def _encoded(
     signed integers flip the sign bit; floats in total order flip every bit when negative and
     the sign bit otherwise; a descending key is complemented (a stable reversal)."""
     k = raw & full
-    if mode == _SIGNED:
+    if mode == SIGNED:
         k ^= sign
-    elif mode == _TOTAL_ORDER:
+    elif mode == TOTAL_ORDER:
         k = (k ^ full) if (k & sign) else (k ^ sign)
     if descending:
         k ^= full
@@ -64,9 +64,9 @@ def _decode(keys: Array, width: int, mode: int, descending: bool) -> None:
             k = np.uint64(keys[r, i])
             if descending:
                 k ^= full
-            if mode == _SIGNED:
+            if mode == SIGNED:
                 k ^= sign
-            elif mode == _TOTAL_ORDER:
+            elif mode == TOTAL_ORDER:
                 k = (k ^ sign) if (k & sign) else (k ^ full)
             keys[r, i] = k
 
@@ -232,8 +232,8 @@ def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Arra
 
 def warm_up() -> None:
     """Compiles (or loads from numba's cache) the sorts of 32-bit keys."""
-    stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
-    sort_bits(np.zeros((1, 2 * _INSERTION), np.uint32), 32, _TOTAL_ORDER, False)
+    stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, TOTAL_ORDER, False)
+    sort_bits(np.zeros((1, 2 * _INSERTION), np.uint32), 32, TOTAL_ORDER, False)
 
 
 # ---- topk ----------------------------------------------------------------------------------

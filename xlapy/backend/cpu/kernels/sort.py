@@ -44,7 +44,7 @@ from xlapy.literal import Array, Value
 
 # Key encodings: how the raw bits of a key become an unsigned integer in the key's order
 # (``radix._encoded``).
-_UNSIGNED, _SIGNED, _TOTAL_ORDER = 0, 1, 2
+UNSIGNED, SIGNED, TOTAL_ORDER = 0, 1, 2
 
 
 def _encode_numpy(bits: Array, width: int, mode: int, descending: bool) -> Array:
@@ -54,9 +54,9 @@ def _encode_numpy(bits: Array, width: int, mode: int, descending: bool) -> Array
     sign = kind(1) << kind(width - 1)
     full = kind(sign - kind(1)) | sign
     keys = bits & full
-    if mode == _SIGNED:
+    if mode == SIGNED:
         keys ^= sign
-    elif mode == _TOTAL_ORDER:
+    elif mode == TOTAL_ORDER:
         keys = np.where(keys & sign, keys ^ full, keys ^ sign)
     if descending:
         keys ^= full
@@ -192,18 +192,18 @@ def _key_bits(
             return (
                 np.ascontiguousarray(values).view(f"u{values.dtype.itemsize}"),
                 t.bits,
-                _TOTAL_ORDER,
+                TOTAL_ORDER,
             )
-        return total_order_key(values, t).view(np.uint64), 64, _SIGNED
+        return total_order_key(values, t).view(np.uint64), 64, SIGNED
     if t.is_float:
         (compute,) = prepare([values], [t], False, flush)
         if np.isnan(compute).any():
             return None
         compute = compute + compute.dtype.type(0)  # -0 -> +0: FLOAT compares them equal
-        return compute.view(f"u{compute.dtype.itemsize}"), 8 * compute.dtype.itemsize, _TOTAL_ORDER
+        return compute.view(f"u{compute.dtype.itemsize}"), 8 * compute.dtype.itemsize, TOTAL_ORDER
     if t.is_pred:
-        return values.view(np.uint8), 8, _UNSIGNED
-    mode = _SIGNED if t.is_signed else _UNSIGNED
+        return values.view(np.uint8), 8, UNSIGNED
+    mode = SIGNED if t.is_signed else UNSIGNED
     if t.bits == 8 * values.dtype.itemsize:
         return values.view(f"u{values.dtype.itemsize}"), t.bits, mode
     wide = values.astype(np.int64 if t.is_signed else np.uint64)
@@ -256,13 +256,13 @@ def _one_to_one(key: SortKey, t: ElementType, operand: ElementType) -> tuple[int
         return None
     width = 8 * t.numpy.itemsize
     if t.is_pred:
-        return width, _UNSIGNED
+        return width, UNSIGNED
     if t.bits != width or t is dtypes.F8E8M0FNU:
         return None
     if t.is_float:
         ctype = key.ctype or default_comparison_type(t)
-        return (width, _TOTAL_ORDER) if ctype is ComparisonType.TOTALORDER else None
-    return width, _SIGNED if t.is_signed else _UNSIGNED
+        return (width, TOTAL_ORDER) if ctype is ComparisonType.TOTALORDER else None
+    return width, SIGNED if t.is_signed else UNSIGNED
 
 
 # Elements per call of a key function when checking it leaves a line unchanged.
@@ -406,11 +406,11 @@ def _topk_bits(line: Array, t: ElementType) -> tuple[Array, int, int]:
     size = line.dtype.itemsize
     if t.is_float:
         if t.bits == 8 * size and t is not dtypes.F8E8M0FNU:
-            return line.view(f"u{size}"), t.bits, _TOTAL_ORDER
-        return total_order_key(line, t).view(np.uint64), 64, _SIGNED
+            return line.view(f"u{size}"), t.bits, TOTAL_ORDER
+        return total_order_key(line, t).view(np.uint64), 64, SIGNED
     if t.is_pred:
-        return line.view(np.uint8), 8, _UNSIGNED
-    mode = _SIGNED if t.is_signed else _UNSIGNED
+        return line.view(np.uint8), 8, UNSIGNED
+    mode = SIGNED if t.is_signed else UNSIGNED
     if t.bits == 8 * size:
         return line.view(f"u{size}"), t.bits, mode
     return line.astype(np.int64 if t.is_signed else np.uint64).view(np.uint64), 64, mode
@@ -445,9 +445,7 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         from xlapy.backend.cpu.kernels import radix
 
         select, argsort = radix.select_rows, radix.stable_argsort
-        select(
-            np.zeros((1, 2), np.uint32), 32, _TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64)
-        )
+        select(np.zeros((1, 2), np.uint32), 32, TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64))
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
