@@ -149,3 +149,49 @@ ENTRY main {
     assert got[0].shape == want[0].shape == (0, 0)
     np.testing.assert_array_equal(want[1], [[8.0]])
     np.testing.assert_array_equal(got[1], [[8.0]])
+
+
+SCAN_ROWS = """HloModule m
+cond {
+  s = (s32[], T[3,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] constant(2)
+  ROOT lt = pred[] compare(i, n), direction=LT
+}
+body {
+  s = (s32[], T[3,3]) parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = T[3,3] get-tuple-element(s), index=1
+  zero = s32[] constant(0)
+  row = T[1,3] dynamic-slice(x, i, zero), dynamic_slice_sizes={1,3}
+  twice = T[1,3] add(row, row)
+  next_x = T[3,3] dynamic-update-slice(x, twice, i, zero)
+  one = s32[] constant(1)
+  next_i = s32[] add(i, one)
+  ROOT t = (s32[], T[3,3]) tuple(next_i, next_x)
+}
+ENTRY main {
+  x = T[3,3] parameter(0)
+  zero = s32[] constant(0)
+  init = (s32[], T[3,3]) tuple(zero, x)
+  loop = (s32[], T[3,3]) while(init), condition=cond, body=body
+  ROOT out = T[3,3] get-tuple-element(loop), index=1
+}
+"""
+
+
+@pytest.mark.parametrize("t", ["bf16", "f16"])
+def test_a_half_precision_loop_state_updated_a_row_at_a_time(t: str) -> None:
+    """A whole-loop kernel's row update of an f16/bf16 state went through a temporary of f32
+    values copied into the state's 16-bit patterns as numbers: 2.0 became the pattern 2 and
+    -0.0 became +0.0 (seed 10101 found the zero's sign)."""
+    import ml_dtypes
+
+    dtype = {"bf16": ml_dtypes.bfloat16, "f16": np.float16}[t]
+    x = np.arange(9, dtype=np.float32).reshape(3, 3).astype(dtype)
+    x[0, 0] = -0.0
+    (got,), (want,) = _both(SCAN_ROWS.replace("T[", f"{t}["), x)
+    expected = x.astype(np.float32)
+    expected[:2] *= 2
+    np.testing.assert_array_equal(want.astype(np.float32), expected)
+    assert got.tobytes() == want.tobytes()

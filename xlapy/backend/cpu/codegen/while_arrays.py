@@ -140,9 +140,8 @@ def commit_window(em: KernelEmitter, loop: Frame, target: KernelArg, w: WindowUp
     with em.enter(loop), em.output_loops(w.sizes, False, "c") as index:
         inner = em.flat_index(index, w.dims)
         at = f"U({base}) + {inner}" if inner.startswith("U(") else f"U({base} + {inner})"
-        em.emit_in(
-            em.current, f"{target.name}[{at}] = {w.temp.name}[{em.flat_index(index, w.sizes)}]"
-        )
+        value = em.load(w.temp, em.flat_index(index, w.sizes))  # f16/bf16 as f32 values
+        em.emit_in(em.current, em.store_text(target, at, value))  # ... stored as patterns
 
 
 _BLAS_TYPES = (dtypes.F32, dtypes.F64)
