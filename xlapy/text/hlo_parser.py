@@ -7,6 +7,7 @@ with ``file:line:col``, the source line and a caret.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from xlapy import dtypes
@@ -72,6 +73,13 @@ def parse_shape(text: str) -> Shape:
     if parser.peek().kind is not Tok.EOF:
         raise parser.expected("end of the shape")
     return shape
+
+
+_SIMPLE_SHAPE = re.compile(r"[a-z][a-z0-9]*\[[0-9,]*\](\{[0-9,]*\})?")
+"""A shape with static sizes and a plain layout (or none): most shapes of a module."""
+_SHAPES: dict[str, Shape] = {}
+"""Shapes the token parser built, by their exact text (a ``_SIMPLE_SHAPE`` match)."""
+_MAX_SHAPES = 1 << 14
 
 
 class _Scope:
@@ -290,6 +298,26 @@ class HloParser(T.AttrParser):
 
     # ---- shapes -------------------------------------------------------------------------
     def parse_shape(self) -> Shape:
+        """A shape; one spelled ``f32[2,3]{1,0}`` (sizes, a plain layout or none) is read
+        with one regex and looked up among those the token parser built before."""
+        start = self.lexer.skip_space(self.pos)
+        simple = _SIMPLE_SHAPE.match(self.text, start)
+        if simple is not None:
+            shape = _SHAPES.get(simple.group())
+            if shape is not None and (
+                simple.group(1) is not None
+                or not self.text.startswith("{", self.lexer.skip_space(simple.end()))
+            ):
+                self.pos = simple.end()
+                return shape
+        shape = self._parse_shape()
+        if simple is not None and self.pos == simple.end():  # the same text, nothing more
+            if len(_SHAPES) >= _MAX_SHAPES:
+                _SHAPES.clear()
+            _SHAPES[simple.group()] = shape
+        return shape
+
+    def _parse_shape(self) -> Shape:
         tok = self.peek()
         if tok.is_punct("("):
             self.next()
