@@ -139,13 +139,7 @@ def _collector_paused() -> Iterator[None]:
 
 def _load(source: str | os.PathLike[str], verify: bool) -> HloModule:
     text, filename = read_source(source)
-    if parsed_cache.enabled(text):
-        module = parsed_cache.lookup(text, filename, verify)
-        if module is None:
-            module = _parse(text, filename, verify)
-            parsed_cache.store(text, filename, verify, module)
-        return module
-    return _parse(text, filename, verify)
+    return parsed_cache.load_cached(text, filename, verify, lambda: _parse(text, filename, verify))
 
 
 def _parse(text: str, filename: str, verify: bool) -> HloModule:

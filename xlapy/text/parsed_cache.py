@@ -25,6 +25,7 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -37,6 +38,20 @@ MIN_CHARS = 16_384
 def enabled(text: str) -> bool:
     """Whether ``text`` goes through the cache."""
     return len(text) >= MIN_CHARS and os.environ.get("XLAPY_PARSED_CACHE", "1") != "0"
+
+
+def load_cached(
+    text: str, filename: str, verify: bool, parse: Callable[[], HloModule]
+) -> HloModule:
+    """``parse()``'s module of ``text``: read from the cache when an earlier process stored
+    it, else parsed and stored (texts shorter than ``MIN_CHARS``: parsed)."""
+    if not enabled(text):
+        return parse()
+    module = lookup(text, filename, verify)
+    if module is None:
+        module = parse()
+        store(text, filename, verify, module)
+    return module
 
 
 def lookup(text: str, filename: str, verify: bool) -> HloModule | None:
