@@ -142,7 +142,7 @@ def _index_matrix(indices: Array, index_vector_dim: int, positions: int, entries
     above INT64_MAX saturate, as the interpreter's index_values)."""
     if indices.dtype == np.uint64 or indices.dtype == np.bool_ or indices.dtype.kind not in "iu":
         indices = index_values(indices)
-    if index_vector_dim == indices.ndim:
+    if index_vector_dim >= indices.ndim - 1:  # already [positions..., entries]
         return np.ascontiguousarray(indices).reshape(positions, entries)
     moved = np.moveaxis(indices, index_vector_dim, -1)
     return np.ascontiguousarray(moved).reshape(positions, entries)
@@ -161,11 +161,6 @@ def _index_arrays(geometry: Geometry, operand_dims: Sequence[int]) -> tuple[Arra
         np.array(geometry.batch_mod, i64),
         np.array([strides[d] for d in geometry.batch_dims], i64),
     )
-
-
-def _starts(geometry: Geometry, operand_dims: Sequence[int], matrix: Array, clamp: bool) -> Array:
-    strides, upper, div, mod, batch_strides = _index_arrays(geometry, operand_dims)
-    return _bases(matrix, strides, upper, clamp, div, mod, batch_strides)
 
 
 def _index_dtype(t: ElementType) -> np.dtype:
@@ -261,6 +256,8 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     entries = len(geometry.index_dims)
     dtype = np.dtype(instr.shape.element_type.numpy)
     unit, per = _units(dtype)
+    index_arrays = _index_arrays(geometry, dims)
+    unit_outer = outer * per
     # Threads only for large gathers (fusion_emitter.PARALLEL_WORK): joining them costs more
     # than a small copy (a 16-element gather took 0.1 ms in parallel on a busy machine).
     parallel = options.parallel and math.prod(staged) >= PARALLEL_WORK
@@ -272,7 +269,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     # _bases is typed on the index dtype: compiled here (in the tier worker, into the cache),
     # not on the first call of the compiled tier.
     no_positions = np.zeros((0, entries), _index_dtype(instr.operands[1].shape.element_type))
-    _starts(geometry, dims, no_positions, clamp=True)
+    _bases(no_positions, *index_arrays[:2], True, *index_arrays[2:])
     compile_seconds = time.perf_counter() - started
 
     def run_gather(operands: list[Value], ctx: RunContext) -> Value:
@@ -280,7 +277,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         if math.prod(staged) == 0:
             return np.empty(instr.shape.dims, dtype)
         matrix = _index_matrix(indices, ivd, geometry.positions, entries)
-        bases = _starts(geometry, dims, matrix, clamp=True)
+        bases = _bases(matrix, *index_arrays[:2], True, *index_arrays[2:])
         flat = np.ascontiguousarray(operand).reshape(-1)
         if aligned and outer.size == 1:
             # Whole rows of a [rows, run] view: numpy's take copies them with memcpy.
@@ -288,7 +285,8 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         else:
             out = np.empty(staged, dtype)
             rows = out.reshape(-1).view(unit)
-            gather_rows(flat.view(unit), bases * per, outer * per, run * per, rows)
+            units = bases if per == 1 else bases * per
+            gather_rows(flat.view(unit), units, unit_outer, run * per, rows)
         if permutation == sorted(permutation):
             return out
         return np.ascontiguousarray(out.transpose(permutation))
