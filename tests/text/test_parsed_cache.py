@@ -5,6 +5,7 @@ what ``load`` returns or raises."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
@@ -101,3 +102,17 @@ def test_small_texts_and_the_switch_skip_the_cache(
     monkeypatch.setenv("XLAPY_PARSED_CACHE", "0")
     xlapy.load(_program())
     assert _entries(cache_dir) == []
+
+
+def test_the_oldest_entries_go_beyond_the_limit(
+    cache_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(parsed_cache, "MAX_ENTRIES", 2)
+    texts = [_program().replace("%v0 ", f"%v0{'_' * k} ").replace("%v0,", f"%v0{'_' * k},")
+             for k in range(3)]  # fmt: skip
+    for text in texts:
+        xlapy.load(text)
+        time.sleep(0.01)  # distinct modification times
+    assert len(_entries(cache_dir)) == 2
+    assert parsed_cache.lookup(texts[0], "<string>", True) is None
+    assert parsed_cache.lookup(texts[2], "<string>", True) is not None

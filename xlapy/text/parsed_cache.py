@@ -15,6 +15,7 @@ warm first call's cost beyond the lowering for a large program (a training step:
   read) and only modules that loaded without error are stored, written atomically (a reader
   sees a whole entry or none). An entry that cannot be read or unpickled is removed and the
   text parsed: the cache never changes what ``load`` returns or raises.
+* At most ``MAX_ENTRIES`` entries are kept (the oldest written go first).
 * ``XLAPY_PARSED_CACHE=0`` turns it off.
 """
 
@@ -33,6 +34,10 @@ from xlapy.ir.module import HloModule
 
 MIN_CHARS = 16_384
 """Texts shorter than this are parsed every time (a few milliseconds)."""
+
+MAX_ENTRIES = 256
+"""The most entries kept: storing one more removes the oldest written (a fuzzing campaign
+loads thousands of distinct programs; a user's JAX programs are a few)."""
 
 
 def enabled(text: str) -> bool:
@@ -86,8 +91,25 @@ def store(text: str, filename: str, verify: bool, module: HloModule) -> None:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        _evict(path.parent)
     except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return
+
+
+def _evict(directory: Path) -> None:
+    """Removes the oldest written entries beyond ``MAX_ENTRIES``."""
+    entries = list(directory.glob("*.pickle"))
+    if len(entries) <= MAX_ENTRIES:
+        return
+    dated = []
+    for entry in entries:
+        try:
+            dated.append((entry.stat().st_mtime_ns, entry))
+        except OSError:  # removed by another process meanwhile
+            continue
+    dated.sort()
+    for _, entry in dated[: len(dated) - MAX_ENTRIES]:
+        entry.unlink(missing_ok=True)
 
 
 def _entry(text: str, filename: str, verify: bool) -> Path:
