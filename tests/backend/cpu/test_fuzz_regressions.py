@@ -195,3 +195,22 @@ def test_a_half_precision_loop_state_updated_a_row_at_a_time(t: str) -> None:
     expected[:2] *= 2
     np.testing.assert_array_equal(want.astype(np.float32), expected)
     assert got.tobytes() == want.tobytes()
+
+
+@pytest.mark.parametrize("t", ["f32", "f64"])
+def test_power_of_minus_infinity_to_one_half_is_infinity_on_scalars(t: str) -> None:
+    """``pow(-inf, 0.5) = +inf`` (C's pow, XLA:CPU's); the interpreter's numpy gave NaN for
+    0-d operands only (its scalar path), while cpu gave inf (seed 60620)."""
+    text = f"""HloModule m
+ENTRY main {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  s = {t}[] power(a, b)
+  v = {t}[2] broadcast(s), dimensions={{}}
+  ROOT r = ({t}[], {t}[2]) tuple(s, v)
+}}
+"""
+    dtype = np.float32 if t == "f32" else np.float64
+    got, want = _both(text, np.array(-np.inf, dtype), np.array(0.5, dtype))
+    for value in (*got, *want):
+        assert np.all(np.isposinf(value)), value

@@ -22,6 +22,14 @@ def maximum_real(x: Array, y: Array) -> Array:
     return where(np.isnan(x), x, where(np.isnan(y), y, where(pick_x, x, y)))
 
 
+def power_real(x: Array, y: Array) -> Array:
+    """``x ** y`` as C's ``pow`` (XLA:CPU's): ``pow(-inf, 0.5) = +inf``. numpy's 0-d path
+    gives NaN there (its array path does not), so 0-d operands run as 1-element arrays."""
+    if np.ndim(x) == 0 and np.ndim(y) == 0:
+        return np.power(np.reshape(x, 1), np.reshape(y, 1)).reshape(())
+    return np.power(x, y)
+
+
 def minimum_real(x: Array, y: Array) -> Array:
     """IEEE-754 minimum: NaN if either operand is NaN, and ``min(-0, +0) = -0``."""
     pick_x = (x < y) | ((x == y) & np.signbit(x))
@@ -86,7 +94,7 @@ register(
     Row(
         Opcode.POWER,
         integer=intmath.power,
-        real=np.power,
+        real=power_real,
         complex=np.power,
         precise=True,
         flush_operands=(),
