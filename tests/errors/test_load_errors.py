@@ -5,10 +5,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import xlapy
-from xlapy.errors import InvalidArgument, ParseError, ShapeCheckError, VerificationError
+from xlapy.errors import (
+    InvalidArgument,
+    ParseError,
+    ShapeCheckError,
+    VerificationError,
+    XlaError,
+)
 
 HLO = """HloModule m
 
@@ -98,6 +105,33 @@ def test_wrong_declared_stablehlo_result_type():
     text = MLIR.format(op="stablehlo.negate %a : (tensor<2xf32>) -> tensor<2xi32>")
     with pytest.raises(ShapeCheckError, match=r"2:3: error: stablehlo.negate: negate"):
         xlapy.load(text)
+
+
+def test_operand_types_the_signature_lists_must_be_the_operands_types():
+    # MLIR resolves each operand with the type its signature writes: f32 %a written as i32
+    text = MLIR.format(op="stablehlo.add %a, %a : (tensor<2xf32>, tensor<2xi32>) -> tensor<2xf32>")
+    with pytest.raises(XlaError) as info:
+        xlapy.load(text)
+    assert str(info.value).startswith("<string>:2:3: error: stablehlo.add: operand 1 (%a) is ")
+    assert "tensor<2xf32> but the op's type lists tensor<2xi32>" in str(info.value)
+    arrow = MLIR.format(
+        op="stablehlo.multiply %a, %a : tensor<2xf32>, tensor<2xf16> -> tensor<2xf32>"
+    )
+    with pytest.raises(XlaError, match=r"operand 1 \(%a\) is tensor<2xf32> but .* tensor<2xf16>"):
+        xlapy.load(arrow)
+    # the bare form names results only (stablehlo.tuple's type is its result's)
+    ok = """func.func @main(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %t = stablehlo.tuple %a : tuple<tensor<2xf32>>
+  %0 = stablehlo.get_tuple_element %t[0] : (tuple<tensor<2xf32>>) -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
+"""
+    assert xlapy.run(xlapy.load(ok), np.array([1.5, -2.0], np.float32), platform="interpreter")[
+        0
+    ].tolist() == [
+        1.5,
+        -2.0,
+    ]
 
 
 def test_run_parallel_results_must_match_the_programs():

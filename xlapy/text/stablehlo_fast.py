@@ -104,6 +104,8 @@ def _build(p: MlirParser, m: re.Match[str], name: str, offset: int) -> Op | None
         listed, arrow, result = types.partition(" -> ")
         operand_types = _shapes(listed.split(", "))
         result_types = _shapes([result]) if arrow or operand_types is None else operand_types[-1:]
+        if not arrow:  # a bare list names the result types (as stablehlo_pretty._types)
+            operand_types = [] if operand_types is not None else None
     if operand_types is None or result_types is None:
         return None
     return Op(name, [m.group("result")], operands, attrs, [], result_types, offset, {},

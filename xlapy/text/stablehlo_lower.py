@@ -294,6 +294,8 @@ class Builder:
         fn = LOWERINGS.get(op.name)
         if fn is None:
             raise self.module.unsupported(op.offset, f"unsupported operation {op.name}")
+        if op.operand_types and len(op.operand_types) == len(op.operands):
+            self._check_operand_types(op)
         first = len(self.comp.instructions)
         try:
             results = list(fn(self, op) or [])
@@ -319,6 +321,20 @@ class Builder:
             self._set_op_sharding(op, results, first)
         for name, instr in zip(op.results, results, strict=True):
             self.env[name] = instr
+
+    def _check_operand_types(self, op: Op) -> None:
+        """The tensor types an op's signature lists for its operands are their types (MLIR
+        resolves each operand with the type written for it: a mismatch is an error there).
+        Futures, tuples and tokens are lowered to HLO's own forms and not compared here."""
+        for i, (key, declared) in enumerate(zip(op.operands, op.operand_types, strict=True)):
+            value = self.lookup(key, op.offset)
+            plain = isinstance(declared, Shape) and declared.is_array and value.shape.is_array
+            if plain and not agrees(value.shape, declared):
+                raise self.module.error(
+                    op.offset,
+                    f"{op.name}: operand {i} ({key}) is {value.shape.to_mlir()} but the op's "
+                    f"type lists {declared.to_mlir()}",
+                )
 
     def _set_op_sharding(self, op: Op, results: list[HloInstruction], first: int) -> None:
         """An op's ``mhlo.sharding`` (a tuple sharding gives one element per result) or

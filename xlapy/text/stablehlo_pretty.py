@@ -104,8 +104,9 @@ def _keyword_value(p: MlirParser) -> Any:
 
 def _types(p: MlirParser, name: str, n_results: int, offset: int
            ) -> tuple[list[MlirType], list[MlirType] | None]:  # fmt: skip
-    """``: (T...) -> R``, ``: T1, T2 [-> R]`` or ``: T``; returns (operand types, result types)
-    with result types ``None`` when only the SameOperandsAndResultType list was given."""
+    """``: (T...) -> R``, ``: T1, T2 -> R`` or ``: T...``; returns (operand types, result
+    types). Operand types are those the signature names (the first two forms); a bare list
+    (SameOperandsAndResultType, or a result list such as ``stablehlo.tuple``'s) names none."""
     if p.at("("):
         return p.parse_function_type()
     listed = [p.parse_type()]
@@ -114,11 +115,11 @@ def _types(p: MlirParser, name: str, n_results: int, offset: int
     if p.accept("->"):
         return listed, p.parse_result_types()
     if n_results == 0:
-        return listed, []
+        return [], []
     if n_results == 1:
-        return listed, [listed[-1]]
+        return [], [listed[-1]]
     if n_results == len(listed):
-        return listed, list(listed)
+        return [], list(listed)
     raise p.error(f"{name}: cannot tell the types of its {n_results} results", offset)
 
 
