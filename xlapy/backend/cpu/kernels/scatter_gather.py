@@ -362,15 +362,16 @@ def scatter(out, indices, strides, upper, batch_div, batch_mod, batch_strides, o
     width = offsets.size
 """
 
-HELD_UNITS = 16
-"""Widest contiguous window (in units) whose elements a scatter loop holds in variables."""
+HELD_UNITS = (1, 2, 4, 8, 16)
+"""Widths of contiguous windows (in units) whose elements a scatter loop holds in variables
+(a few, since each width is a loop of its own to compile)."""
 
 
 def scatter_source(op: int, swapped: bool, entries: int, batching: int, held: int | None) -> str:
     """The generated scatter loop of one combiner, with the index decoding unrolled for
     ``entries`` index entries and ``batching`` batching dimensions.
 
-    ``held``: the window is ``held`` contiguous units (at most ``HELD_UNITS``); the loop then
+    ``held``: the window is ``held`` contiguous units (one of ``HELD_UNITS``); the loop then
     keeps the window it updates in variables while consecutive positions start at the same
     offset (a sorted segment sum), written back before another window is read, so each target
     still receives its updates in index order (the same bits) without the store-to-load
@@ -559,7 +560,7 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     started = time.perf_counter()
     units = len(offsets[0])
     contiguous = all(np.array_equal(o, np.arange(units)) for o in offsets)
-    held = units if contiguous and 0 < units <= HELD_UNITS else None
+    held = units if contiguous and units in HELD_UNITS else None
     loop, source = scatter_loop(
         op, swapped, entries, len(geometry.batch_div), held, options.cache_dir
     )
