@@ -79,10 +79,10 @@ TYPES = {
 @pytest.mark.parametrize(("dtype", "body"), [(d, b) for d, bodies in TYPES.items() for b in bodies])
 def test_scatter_in_a_loop_random_dimension_numbers(dtype, body) -> None:
     rng = np.random.default_rng(abs(hash(("while", np.dtype(dtype).name, body))) % 2**32)
-    for trial in range(12):
+    for trial in range(4):  # each trial compiles a loop kernel (about a second)
         operand, indices, updates, text = random_scatter(rng, dtype, BODIES[body])
         twice = trial % 2 == 1
-        if np.dtype(dtype).kind == "f" and trial % 3 == 0 and updates.size and not twice:
+        if np.dtype(dtype).kind == "f" and trial == 0 and updates.size and not twice:
             # (a NaN meeting a NaN of the other sign may keep either, which IEEE leaves open)
             updates.reshape(-1)[0] = np.nan
             operand.reshape(-1)[-1] = -0.0
