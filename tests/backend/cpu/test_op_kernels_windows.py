@@ -2,6 +2,8 @@
 bit: random windows (sizes, strides, padding, base and window dilation), every reducer and
 element type, NaNs and signed zeros, empty operands."""
 
+import zlib
+
 import numpy as np
 import pytest
 from op_kernels_util import assert_same, build, random_array, run_both, shape_text, type_name
@@ -89,7 +91,7 @@ def with_specials(rng, x, both_nans=True):
 
 @pytest.mark.parametrize(("dtype", "op", "init"), CASES)
 def test_reduce_window_random(dtype, op, init):
-    rng = np.random.default_rng(abs(hash((np.dtype(dtype).name, op))) % 2**32)
+    rng = np.random.default_rng(zlib.crc32(f"{np.dtype(dtype).name} {op}".encode()))
     for trial in range(30):
         rank = int(rng.integers(1, 5))
         dims = [int(rng.integers(0 if trial % 10 == 0 else 1, 6)) for _ in range(rank)]
@@ -98,8 +100,12 @@ def test_reduce_window_random(dtype, op, init):
         x = with_specials(rng, random_array(rng, dtype, dims), op in ("maximum", "minimum"))
         text = reduce_window_text(x, window, op, trial % 3 == 0, out_dims)
         got, want, kernel = run_both(text, x, np.array(init, dtype))
-        assert kernel.exact
-        assert_same(got, want)
+        if kernel.exact:
+            assert_same(got, want)
+        else:  # a float sum or product reassociated (a scan), as the kernel's report says
+            assert np.dtype(dtype).kind == "f", kernel.how
+            assert op in ("add", "multiply"), kernel.how
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-30)
 
 
 def test_reduce_window_maxpool_same_nhwc():
