@@ -167,7 +167,9 @@ def test_batched_dot_flush_denormals_bitwise_as_the_interpreter():
     assert "BLAS" in exe.report()
     assert_same(got, want)
     assert got[0, 0, 0] == 0.0
-    assert xlapy.run(module, lhs, rhs, platform="interpreter")[0][0, 0, 0] != 0.0  # a subnormal without flushing
+    assert (
+        xlapy.run(module, lhs, rhs, platform="interpreter")[0][0, 0, 0] != 0.0
+    )  # a subnormal without flushing
 
 
 @pytest.mark.parametrize(("batch", "m"), [(4, 64), (1, 300)])
@@ -231,4 +233,8 @@ def test_dot_operand_arrangements():
         False,
     )
     # a stack [b, n, k] on the right is copied to [b, k, n] rather than read transposed
-    assert _arrangement((4, 64, 32), (0,), (1,), (2,), left=False) == ((0, 2, 1), (4, 32, 64), False)
+    assert _arrangement((4, 64, 32), (0,), (1,), (2,), left=False) == (
+        (0, 2, 1),
+        (4, 32, 64),
+        False,
+    )
