@@ -89,3 +89,13 @@ def only_generic_while() -> Iterator[None]:
         yield
     finally:
         entries[:] = saved
+
+
+def cache_files(cache: Path) -> dict[str, tuple[int, int]]:
+    """Every file under a kernel cache directory: its path -> (size, modification time in ns)
+    (equal before and after a run: the run wrote nothing there)."""
+    return {
+        str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns)
+        for p in sorted(cache.rglob("*"))
+        if p.is_file()
+    }

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.backend.cpu.platform_util import cache_files
+
 ROOT = Path(__file__).resolve().parents[3]
 # A convolution, reduce-window and loop fusions (cnn), a while loop and conditionals
 # (control_flow), gathers and scatters (gather_scatter).
@@ -49,22 +51,13 @@ def _compile_in_new_process(cache: Path, hash_seed: int) -> dict[str, float]:
     return seconds
 
 
-def _files(cache: Path) -> dict[str, tuple[int, int]]:
-    """Every file under ``cache``: its path -> (size, modification time in ns)."""
-    return {
-        str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns)
-        for p in sorted(cache.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_second_process_writes_no_cache_file(tmp_path: Path) -> None:
     _compile_in_new_process(tmp_path, hash_seed=1)
-    first = _files(tmp_path)
+    first = cache_files(tmp_path)
     assert any(name.endswith(".py") for name in first), "no generated kernel was cached"
     assert any(name.endswith(".nbi") for name in first), "numba cached no kernel"
     warm = _compile_in_new_process(tmp_path, hash_seed=2)
-    second = _files(tmp_path)
+    second = cache_files(tmp_path)
     added = sorted(set(second) - set(first))
     rewritten = sorted(n for n in first if n in second and second[n] != first[n])
     assert not added, f"the second process added cache files: {added}"
@@ -147,12 +140,13 @@ def test_programs_that_differ_only_in_names_share_their_kernels(tmp_path: Path) 
     one = xlapy.compile(xlapy.load(first), platform="cpu", cache_dir=tmp_path)
     report = one.report()
     assert ", 0 interpreter evals" in str(report)
-    files = _files(tmp_path)
+    files = cache_files(tmp_path)
     two = xlapy.compile(xlapy.load(second), platform="cpu", cache_dir=tmp_path)
     # No kernel compiled or written again; only the second program's optimized module
     # (``m_<key>.hlo``, keyed by its text: tiers.module_key) is new.
-    added = {name for name in _files(tmp_path) if Path(name).name.startswith("m_")} - set(files)
+    now = cache_files(tmp_path)
+    added = {name for name in now if Path(name).name.startswith("m_")} - set(files)
     assert len(added) == 1
-    assert {n: v for n, v in _files(tmp_path).items() if n not in added} == files
+    assert {n: v for n, v in now.items() if n not in added} == files
     np.testing.assert_array_equal(two(*args)[0], one(*args)[0])
     assert "other.19" in two.report(sources=True).__str__()  # its own names in the report

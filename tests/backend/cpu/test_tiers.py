@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 
 import xlapy
+from tests.backend.cpu.platform_util import cache_files
 from tests.threaded_programs import SPMD, bits
 from xlapy.backend.cpu import tiers
 from xlapy.ir.module import HloModule
@@ -92,21 +93,13 @@ print(worker, loaded, exe.tier, synchronous.tier, "numba.np.arraymath" in sys.mo
 """
 
 
-def _files(cache: Path) -> dict[str, tuple[int, int]]:
-    return {
-        str(p.relative_to(cache)): (p.stat().st_size, p.stat().st_mtime_ns)
-        for p in sorted(cache.rglob("*"))
-        if p.is_file()
-    }
-
-
 def test_second_process_loads_the_compiled_tier_from_the_cache(tmp_path: Path) -> None:
     """A second process starts on the quick tier too (its first call waits for nothing) and
     loads the compiled tier on a thread, with no worker; a synchronous compile takes the
     optimized module from the cache. Neither compiles or writes anything."""
     exe = xlapy.compile(xlapy.load(EXACT), cache_dir=tmp_path, tiered=True)
     assert exe.wait_compiled(timeout=300), exe.report()
-    before = _files(tmp_path)
+    before = cache_files(tmp_path)
     done = subprocess.run(
         [sys.executable, "-c", _SECOND, str(tmp_path)],
         input=EXACT,
@@ -118,7 +111,7 @@ def test_second_process_loads_the_compiled_tier_from_the_cache(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     # No worker, and numba's compiler never initialised: every kernel came from the cache.
     assert done.stdout.split() == ["0", "True", "compiled", "compiled", "False"]
-    assert _files(tmp_path) == before, "the second process wrote to the cache"
+    assert cache_files(tmp_path) == before, "the second process wrote to the cache"
 
 
 def test_failed_worker_falls_back_to_a_compile_in_this_process(
