@@ -78,6 +78,18 @@ def assert_same(got, want) -> None:
     )
 
 
+def assert_outputs_same(got, want) -> list[np.ndarray]:
+    """A program's outputs (one value or a tuple/list of them) bit-identical to ``want``'s;
+    returns ``want``'s as a list of arrays."""
+    __tracebackhide__ = True
+    got = got if isinstance(got, tuple | list) else (got,)
+    want = want if isinstance(want, tuple | list) else (want,)
+    assert len(got) == len(want), f"{len(got)} outputs, expected {len(want)}"
+    for g, w in zip(got, want, strict=True):
+        assert_same(np.asarray(g), np.asarray(w))
+    return [np.asarray(w) for w in want]
+
+
 def assert_close(got, want, rtol: float, atol: float = 0.0) -> None:
     """Same dtype and shape, values within ``rtol`` of the largest magnitude (plus ``atol``)."""
     __tracebackhide__ = True

@@ -7,7 +7,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 import pytest
-from op_kernels_util import assert_same
+from op_kernels_util import assert_outputs_same
 
 import xlapy
 
@@ -64,11 +64,7 @@ def _compare(fn, args, flush=False):
     assert not [f for f in fallbacks if "broadcast" not in f], report
     got = exe(*args)
     want = xlapy.run(module, *args, platform="interpreter", flush_denormals=flush)
-    got = got if isinstance(got, tuple | list) else (got,)
-    want = want if isinstance(want, tuple | list) else (want,)
-    for g, w in zip(got, want, strict=True):
-        assert_same(np.asarray(g), np.asarray(w))
-    return [np.asarray(w) for w in want]
+    return assert_outputs_same(got, want)
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))

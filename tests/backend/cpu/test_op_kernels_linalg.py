@@ -8,7 +8,7 @@ import jax.numpy as jnp
 import jax.scipy.linalg as jsl
 import numpy as np
 import pytest
-from op_kernels_util import assert_same
+from op_kernels_util import assert_outputs_same, assert_same
 
 import xlapy
 
@@ -61,11 +61,7 @@ def _compare(fn, args):
     assert all(" LAPACK " in line for line in lapack), report
     got = exe(*args)
     want = xlapy.run(module, *args, platform="interpreter")
-    got = got if isinstance(got, tuple | list) else (got,)
-    want = want if isinstance(want, tuple | list) else (want,)
-    for g, w in zip(got, want, strict=True):
-        assert_same(np.asarray(g), np.asarray(w))
-    return [np.asarray(w) for w in want]
+    return assert_outputs_same(got, want)
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))
