@@ -9,8 +9,8 @@ warm first call's cost beyond the lowering for a large program (a training step:
 * Entries: ``<cache dir>/parsed/<key>.pickle`` (cache dir: ``$XLAPY_CACHE_DIR``, default
   ``~/.cache/xlapy``, where the kernel cache lives). The key is the SHA-256 of the text, the
   file name (errors and metadata name it), the ``verify`` flag, the Python version and a
-  fingerprint of xlapy itself (path, size and modification time of each of its ``.py`` files):
-  any change to xlapy's code makes new keys.
+  digest of xlapy's own source (``persistent_cache.source_digest``): any change to xlapy's
+  code makes new keys.
 * Only texts of at least ``MIN_CHARS`` characters (smaller ones parse faster than a file is
   read) and only modules that loaded without error are stored, written atomically (a reader
   sees a whole entry or none). An entry that cannot be read or unpickled is removed and the
@@ -27,10 +27,10 @@ import pickle
 import sys
 import tempfile
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from xlapy.ir.module import HloModule
+from xlapy.persistent_cache import cache_base, source_digest
 
 MIN_CHARS = 16_384
 """Texts shorter than this are parsed every time (a few milliseconds)."""
@@ -113,18 +113,6 @@ def _evict(directory: Path) -> None:
 
 
 def _entry(text: str, filename: str, verify: bool) -> Path:
-    base = Path(os.environ.get("XLAPY_CACHE_DIR") or Path.home() / ".cache" / "xlapy")
-    key = hashlib.sha256(f"{_fingerprint()}\0{sys.version}\0{int(verify)}\0{filename}\0".encode())
+    key = hashlib.sha256(f"{source_digest()}\0{sys.version}\0{int(verify)}\0{filename}\0".encode())
     key.update(text.encode("utf-8", "surrogatepass"))
-    return base / "parsed" / f"{key.hexdigest()}.pickle"
-
-
-@cache
-def _fingerprint() -> str:
-    """A digest of xlapy's own source files (path, size, modification time)."""
-    root = Path(__file__).resolve().parents[1]
-    digest = hashlib.sha256()
-    for path in sorted(root.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(root)}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
-    return digest.hexdigest()
+    return cache_base() / "parsed" / f"{key.hexdigest()}.pickle"

@@ -10,7 +10,6 @@ interpreter eval inside the compiled program.
 from __future__ import annotations
 
 import importlib.util
-import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -91,9 +90,9 @@ def cache_root(cache_dir: Path | None = None) -> Path:
     ``$XLAPY_CACHE_DIR``, or ``~/.cache/xlapy``): generated sources (``source_cache``) and
     optimized modules (``tiers``)."""
     from xlapy import __version__
+    from xlapy.persistent_cache import cache_base
 
-    base = cache_dir or Path(os.environ.get("XLAPY_CACHE_DIR") or Path.home() / ".cache" / "xlapy")
-    return base / f"cpu-{__version__}-numba-{numba_version()}"
+    return cache_base(cache_dir) / f"cpu-{__version__}-numba-{numba_version()}"
 
 
 _numba_version: str | None = None

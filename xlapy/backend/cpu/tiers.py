@@ -47,6 +47,7 @@ from pathlib import Path
 from xlapy.backend.cpu.kernel import CompileOptions, cache_root
 from xlapy.errors import XlaError
 from xlapy.ir.module import HloModule
+from xlapy.persistent_cache import source_digest
 from xlapy.text.hlo_printer import PrintOptions, print_hlo
 
 TIERED_ENV = "XLAPY_TIERED"
@@ -58,25 +59,6 @@ def tiered_default() -> bool:
     """Whether ``xlapy.compile`` starts programs on the quick tier when not told
     (``$XLAPY_TIERED``: ``0`` no, anything else or unset yes)."""
     return os.environ.get(TIERED_ENV, "1").strip() not in ("0", "false", "no", "off")
-
-
-_source_digest: str | None = None
-
-
-def source_digest() -> str:
-    """A hash of every Python file of the xlapy package (computed once per process): a
-    cached optimized module is only valid for the passes that produced it."""
-    global _source_digest
-    if _source_digest is None:
-        import xlapy
-
-        digest = hashlib.sha256()
-        root = Path(xlapy.__file__).parent
-        for path in sorted(root.rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode())
-            digest.update(path.read_bytes())
-        _source_digest = digest.hexdigest()[:16]
-    return _source_digest
 
 
 def module_text(module: HloModule) -> str:
