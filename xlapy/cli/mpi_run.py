@@ -31,7 +31,7 @@ from xlapy.interpreter.run import run
 from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
-from xlapy.sharding.spmd_pipeline import is_global_program
+from xlapy.sharding.global_view import is_global_program
 
 
 def read_local_inputs(path: str | None, module: HloModule, devices: tuple[int, ...]) -> list[Any]:

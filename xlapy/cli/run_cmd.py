@@ -62,7 +62,7 @@ from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
 from xlapy.profiling import Profile
-from xlapy.sharding.spmd_pipeline import is_global_program
+from xlapy.sharding.global_view import is_global_program
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -30,6 +30,7 @@ from xlapy.ir.verifier import verify
 from xlapy.literal import Value
 from xlapy.passes.pass_manager import Pipeline
 from xlapy.profiling.active import compile_progress
+from xlapy.sharding.global_view import is_global_program
 
 PLATFORM_NAMES = ("cpu", "interpreter")
 
@@ -87,7 +88,7 @@ def compile(
 ) -> Executable:
     """Compiles ``module`` for ``platform``.
 
-    A global-view program (values tiled over devices, ``xlapy.sharding.spmd_pipeline.
+    A global-view program (values tiled over devices, ``xlapy.sharding.global_view.
     is_global_program``) is partitioned first: the result is then a ``GlobalExecutable``
     that takes and returns global arrays, with the per-device module as ``.module``.
 
@@ -131,7 +132,7 @@ def compile(
     if not isinstance(flush_denormals, bool):
         raise InvalidArgument(f"compile: flush_denormals must be a bool; got {flush_denormals!r}")
     limit = check_max_while_iterations(max_while_iterations, "compile")
-    if partition and _is_global(module):
+    if partition and is_global_program(module):
         from xlapy.sharding.global_io import GlobalExecutable
         from xlapy.sharding.spmd_pipeline import partition as partition_module
 
@@ -301,12 +302,6 @@ def _quick_tier(module: HloModule, options: CompileOptions, start: float) -> Exe
         quick_module, options, state, build, lambda: alive() is not None
     )
     return exe
-
-
-def _is_global(module: HloModule) -> bool:
-    from xlapy.sharding.spmd_pipeline import is_global_program
-
-    return is_global_program(module)
 
 
 _Key = tuple[bool, int | None]
