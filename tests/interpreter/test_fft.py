@@ -1,5 +1,8 @@
 """fft: OPS.md test vectors, every FftType over 1-3 dimensions, complex64 within ULPs of XLA."""
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -96,3 +99,54 @@ def test_complex64_fft_is_close_to_xla():
 def test_zero_length_fft_gives_zeros():
     got = fft(np.zeros((3, 0), np.complex64), FftType.FFT, [0], dtypes.C64, [3, 0])
     assert got.shape == (3, 0)
+
+
+@pytest.mark.parametrize("lengths", [[1024], [7], [97], [6, 10], [4, 5, 9]])
+@pytest.mark.parametrize("fft_type", list(FftType))
+@pytest.mark.parametrize("complex_type", [np.complex64, np.complex128])
+def test_fft_gives_scipy_fft_bits(lengths, fft_type, complex_type):
+    """The transforms call scipy.fft's pocketfft extension directly: the same bits as
+    scipy.fft's functions, in single and double precision, on a strided operand too."""
+    import scipy.fft
+
+    rng = np.random.default_rng(len(lengths))
+    real_type = np.float32 if complex_type == np.complex64 else np.float64
+    inner = [*lengths[:-1], lengths[-1] // 2 + 1] if fft_type is FftType.IRFFT else lengths
+    wide = rng.standard_normal([3, *inner[:-1], 2 * inner[-1]])
+    if fft_type is not FftType.RFFT:
+        wide = wide + 1j * rng.standard_normal(wide.shape)
+    x = wide.astype(real_type if fft_type is FftType.RFFT else complex_type)[..., ::2]
+    axes = tuple(range(1, 1 + len(lengths)))
+    want = {
+        FftType.FFT: lambda: scipy.fft.fftn(x, axes=axes),
+        FftType.IFFT: lambda: scipy.fft.ifftn(x, axes=axes),
+        FftType.RFFT: lambda: scipy.fft.rfftn(x, s=lengths, axes=axes),
+        FftType.IRFFT: lambda: scipy.fft.irfftn(x, s=lengths, axes=axes),
+    }[fft_type]()
+    element_type = dtypes.from_numpy(want.dtype)
+    got = fft(x, fft_type, lengths, element_type, want.shape)
+    assert got.dtype == want.dtype
+    np.testing.assert_array_equal(got.view(np.uint8), np.ascontiguousarray(want).view(np.uint8))
+
+
+def test_fft_does_not_import_scipy_fft():
+    """An fft loads pocketfft's extension alone (importing scipy.fft takes 0.2-0.4 s); a later
+    ``import scipy.fft`` uses that same module."""
+    code = """
+import sys
+import subprocess
+import sys
+
+import numpy as np
+from xlapy.interpreter.evals import fft
+from xlapy.ir.attrs import FftType
+x = np.arange(8, dtype=np.complex64)
+got = fft.transform(x, FftType.FFT, [8], np.complex64, (8,))
+assert "scipy.fft" not in sys.modules, sorted(m for m in sys.modules if "scipy" in m)
+import scipy.fft
+assert scipy.fft._pocketfft.basic.pfft is fft.pocketfft()
+assert np.array_equal(got, scipy.fft.fft(x))
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.stdout.strip() == "ok", done.stderr

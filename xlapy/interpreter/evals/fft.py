@@ -1,15 +1,25 @@
 """Fast Fourier transforms: FFT, IFFT, RFFT and IRFFT over the innermost 1-3 dimensions.
 
 Spec: OPS.md Fft. Forward ``X[k] = sum_n x[n] e^(-2 pi i kn/N)`` (unnormalised), inverse
-scaled by 1/N. Computed with ``scipy.fft`` (pocketfft, of the same DUCC family as XLA:CPU's
+scaled by 1/N. Computed with ``scipy.fft``'s pocketfft (of the same DUCC family as XLA:CPU's
 FFT) in the element type's own precision: complex64 transforms run in single precision, as
 XLA's do, and reproduce its results (a double-precision result rounded once can be many ULPs
-away from XLA's on outputs that cancel).
+away from XLA's on outputs that cancel). The transforms call scipy.fft's extension module
+``pypocketfft`` directly, with the arguments ``scipy.fft.fftn``/``ifftn``/``rfftn``/``irfftn``
+give it (the same bits), without importing ``scipy.fft`` itself (0.2-0.4 s: scipy.special and
+the array-API layer; the extension alone loads in about 1 ms).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib
+import importlib.machinery
+import importlib.util
+import sys
 from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import numpy as np
@@ -65,24 +75,57 @@ def check_fft(instr: HloInstruction, shape: Sequence[int]) -> list[int]:
     return lengths
 
 
+_POCKETFFT = "scipy.fft._pocketfft.pypocketfft"
+
+
+@functools.cache
+def pocketfft() -> ModuleType:
+    """scipy.fft's extension module ``scipy.fft._pocketfft.pypocketfft`` (the one
+    ``scipy.fft``'s functions call), loaded from its file without importing the ``scipy.fft``
+    package. Loading it under its own name lets a later ``import scipy.fft`` find the same
+    module (Python keeps one copy of an extension per name and file, so two threads loading
+    it at once also get one)."""
+    module = sys.modules.get(_POCKETFFT)
+    scipy_spec = importlib.util.find_spec("scipy") if module is None else None
+    if scipy_spec is not None and scipy_spec.origin is not None:
+        folder = Path(scipy_spec.origin).parent / "fft" / "_pocketfft"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+            path = folder / f"pypocketfft{suffix}"
+            spec = importlib.util.spec_from_file_location(_POCKETFFT, path)
+            if path.is_file() and spec is not None and spec.loader is not None:
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                break
+    if module is None:  # an unusual layout: the package's own import finds it
+        module = importlib.import_module(_POCKETFFT)
+    return module
+
+
+# pypocketfft's normalisation argument: 0 none (forward), 2 scaled by 1/N (inverse), as
+# scipy.fft's default norm="backward" passes it.
+_FORWARD, _INVERSE = 0, 2
+
+
 def transform(
     x: Array, fft_type: FftType, lengths: list[int], dtype: Any, dims: Sequence[int]
 ) -> Array:
-    """The transform of checked operand ``x`` as a new array of ``dtype`` and ``dims``."""
+    """The transform of checked operand ``x`` as a new array of ``dtype`` and ``dims``
+    (``scipy.fft.fftn``, ``ifftn``, ``rfftn(s=lengths)`` or ``irfftn(s=lengths)`` over the
+    innermost ``len(lengths)`` axes, one thread)."""
     axes = tuple(range(x.ndim - len(lengths), x.ndim))
     if x.size == 0 or 0 in lengths:
         return np.zeros(dims, dtype=dtype)
-    import scipy.fft  # on first use: scipy.fft costs ~0.5 s to import
-
+    pfft = pocketfft()
     result: Array
     complex_type = np.complex64 if dtype in (np.complex64, np.float32) else np.complex128
     real_type = np.float32 if complex_type == np.complex64 else np.float64
     if fft_type is FftType.FFT:
-        result = scipy.fft.fftn(x.astype(complex_type, copy=False), axes=axes)
+        result = pfft.c2c(x.astype(complex_type, copy=False), axes, True, _FORWARD, None, 1)
     elif fft_type is FftType.IFFT:
-        result = scipy.fft.ifftn(x.astype(complex_type, copy=False), axes=axes)
+        result = pfft.c2c(x.astype(complex_type, copy=False), axes, False, _INVERSE, None, 1)
     elif fft_type is FftType.RFFT:
-        result = scipy.fft.rfftn(x.astype(real_type, copy=False), s=lengths, axes=axes)
+        result = pfft.r2c(x.astype(real_type, copy=False), axes, True, _FORWARD, None, 1)
     else:
-        result = scipy.fft.irfftn(x.astype(complex_type, copy=False), s=lengths, axes=axes)
+        spectrum = x.astype(complex_type, copy=False)
+        result = pfft.c2r(spectrum, axes, lengths[-1], False, _INVERSE, None, 1)
     return np.asarray(result).astype(dtype, copy=False)
