@@ -174,7 +174,8 @@ def prime_main() -> None:
     import jax.numpy  # noqa: F401
     import numba  # noqa: F401
     import optax  # noqa: F401
-    import scipy.linalg  # noqa: F401  (LAPACK of the interpreter's and the cpu's linalg)
+    import scipy.linalg  # (LAPACK of the interpreter's and the cpu's linalg)
+    import scipy.special  # noqa: F401  (imported lazily by xlapy's special functions)
     from flax import linen, nnx  # noqa: F401
     from flax.training import train_state  # noqa: F401
 
