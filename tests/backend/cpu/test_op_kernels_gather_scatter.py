@@ -1,14 +1,14 @@
-"""The compiled gather and scatter kernels against the interpreter, bit for bit: random
-dimension numbers (batching dims, index_vector_dim anywhere, offset dims anywhere), every
-element type, out-of-bounds indices (clamped / skipped), repeated indices, every combiner,
-in-place scatter into donated inputs."""
+"""The compiled gather and scatter kernels (and the quick tier's numpy scatter) against the
+interpreter, bit for bit: random dimension numbers (batching dims, index_vector_dim anywhere,
+offset dims anywhere), every element type, out-of-bounds indices (clamped / skipped), repeated
+indices, every combiner, NaNs and signed zeros, in-place scatter into donated inputs."""
 
 import ml_dtypes
 import numpy as np
 import pytest
 from op_kernels_util import assert_same, build, random_array, run_both, shape_text, type_name
 
-from xlapy.backend.cpu.kernel import NoKernel
+from xlapy.backend.cpu.kernel import NoKernel, RunContext, generated_kernels
 from xlapy.text.hlo_parser import parse_hlo
 
 
@@ -184,6 +184,17 @@ def test_scatter_random_dimension_numbers(dtype, body):
         got, want, kernel = run_both(text, operand, indices, updates, donate=trial % 2 == 1)
         assert kernel.exact
         assert_same(got, want)
+        quick, _ = run_quick(text, operand, indices, updates, donate=trial % 2 == 0)
+        assert_same(quick, got)
+
+
+def run_quick(text, *args, donate=False):
+    """``(value, kernel)`` of the quick tier's scatter (numpy) on ``args``; with ``donate``
+    the input is donated and written in place."""
+    with generated_kernels(False):
+        got, _, kernel = run_both(text, *args, donate=donate)
+    assert kernel.how.startswith("numpy scatter"), kernel.how
+    return got, kernel
 
 
 def test_scatter_add_repeated_indices_in_order_and_in_place():
@@ -206,8 +217,6 @@ def test_scatter_add_repeated_indices_in_order_and_in_place():
     assert_same(got, expected)
     module = parse_hlo(text)
     kernel = build(module.entry.root)
-    from xlapy.backend.cpu.kernel import RunContext
-
     donated = buckets.copy()
     out = kernel.run([donated, idx, upd], RunContext(None, None, None, frozenset({0})))
     assert out is donated
@@ -308,3 +317,91 @@ def test_scatter_add_holding_a_window_keeps_the_order(operand, window, ids):
             for w, u in enumerate(row):
                 expected[i * stride + w] = np.float32(expected[i * stride + w] + u)
     assert_same(got, expected.reshape(operand))
+
+
+def _nans(dtype, count, rng):
+    """``count`` NaNs of ``dtype`` with distinct payloads, either sign."""
+    bits = np.dtype(f"u{np.dtype(dtype).itemsize}")
+    exponent = {4: 0x7F800000, 8: 0x7FF0000000000000}[bits.itemsize]
+    payload = rng.integers(1, 1 << 20, count).astype(bits)
+    sign = rng.integers(0, 2, count).astype(bits) << bits.type(8 * bits.itemsize - 1)
+    return (sign | bits.type(exponent) | payload).view(dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "  ROOT r = {t}[] maximum(x, y)",
+        "  ROOT r = {t}[] maximum(y, x)",
+        "  ROOT r = {t}[] minimum(x, y)",
+        "  ROOT r = {t}[] minimum(y, x)",
+    ],
+)
+def test_scatter_ieee_max_min_nans_and_signed_zeros(dtype, body):
+    """max/min of floats on the quick tier (integer keys of the total order, NaNs placed
+    apart) give the compiled loop's and the interpreter's bits: the first NaN operand wins,
+    which is the current NaN or the first NaN update of (current, update), the last NaN
+    update of (update, current); max(-0, +0) = +0, min = -0. Many updates per target."""
+    rng = np.random.default_rng(3)
+    count, size = 400, 16
+    start = rng.choice(np.array([-0.0, 0.0, 1.5, -2.0, np.inf, -np.inf], dtype), size)
+    start[[2, 9]] = _nans(dtype, 2, rng)
+    upd = rng.choice(np.array([-0.0, 0.0, 1.5, -2.0, 3.0, -np.inf], dtype), count)
+    nan_at = rng.choice(count, 40, replace=False)
+    upd[nan_at] = _nans(dtype, 40, rng)
+    idx = rng.integers(-2, size + 2, (count, 1)).astype(np.int32)
+    attrs = (
+        "update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+        "index_vector_dim=1"
+    )
+    t = "f32" if dtype == np.float32 else "f64"
+    text = scatter_text(start, idx, upd, attrs, body.format(t=t), t)
+    got, want, _ = run_both(text, start, idx, upd)
+    assert_same(got, want)
+    quick, _ = run_quick(text, start, idx, upd)
+    assert_same(quick, got)
+    assert np.isnan(quick).sum() > 2  # NaN updates landed
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int8, np.uint64, np.complex64, np.bool_])
+def test_quick_scatter_segment_sum_in_order(dtype):
+    """A sorted segment sum of rows (jax.ops.segment_sum's scatter) with out-of-bounds ids, on
+    the quick tier: the compiled kernel's bits (a sequential sum per target in index order,
+    each step in the element's type; integers wrap), in place into a donated input."""
+    rng = np.random.default_rng(12)
+    count, segments = 3000, 40
+    idx = np.sort(rng.integers(-3, segments + 3, count)).astype(np.int32).reshape(count, 1)
+    start = random_array(rng, dtype, (segments, 8))
+    upd = random_array(rng, dtype, (count, 8))
+    if np.dtype(dtype).kind == "f":
+        upd *= 1e4
+    attrs = (
+        "update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+        "index_vector_dim=1"
+    )
+    t = type_name(start)
+    body = f"  ROOT r = {t}[] {'or' if dtype == np.bool_ else 'add'}(x, y)"
+    text = scatter_text(start, idx, upd, attrs, body, t)
+    got, want, _ = run_both(text, start, idx, upd)
+    assert_same(got, want)
+    quick, kernel = run_quick(text, start, idx, upd)
+    assert_same(quick, got)
+    donated = start.copy()
+    out = kernel.run([donated, idx, upd], RunContext(None, None, None, frozenset({0})))
+    assert out is donated
+    assert_same(out, got)
+
+
+def test_quick_scatter_declines_what_the_compiled_kernel_declines():
+    """bf16 add (no exact numpy ufunc.at in the element's type) is left to the interpreter's
+    eval on the quick tier too."""
+    operand = np.zeros(4, ml_dtypes.bfloat16)
+    idx = np.zeros((1, 1), np.int32)
+    attrs = (
+        "update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+        "index_vector_dim=1"
+    )
+    text = scatter_text(operand, idx, operand[:1], attrs, "  ROOT r = bf16[] add(x, y)", "bf16")
+    with generated_kernels(False), pytest.raises(NoKernel, match="bf16"):
+        build(parse_hlo(text).entry.root)

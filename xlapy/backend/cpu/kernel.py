@@ -221,6 +221,7 @@ QUICK_MODULES = (
     "dot",
     "fft",
     "scan",
+    "scatter_numpy",
     "slicing",
     "sort",
 )

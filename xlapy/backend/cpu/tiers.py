@@ -5,7 +5,7 @@ two calls (as HotSpot and V8 replace their interpreters).
 - **Quick tier**: the module as given (no passes), planned without generated kernels
   (``CompileOptions.generated_kernels=False``): every instruction runs its interpreter eval
   or a prebuilt kernel of ``kernel.QUICK_MODULES`` (numpy and BLAS: dot, convolution with
-  numpy im2col, sort and topk by numpy's stable argsort, ...). Building and running it
+  numpy im2col, sort and topk by numpy's stable argsort, scatter by ``ufunc.at``, ...). Building and running it
   imports no numba and compiles nothing.
 - **Compiled tier**: what a synchronous ``xlapy.compile`` builds (passes, then generated
   numba kernels). Once the quick tier's first call returned, the executable's tier-up thread

@@ -12,96 +12,41 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from xlapy import dtypes
 from xlapy.backend.cpu.codegen.fusion_emitter import PARALLEL_WORK
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernels.scatter_gather_rules import (
+    ADD,
+    AND,
+    COMBINER_NAMES,
+    FMAX,
+    FMIN,
+    MAX,
+    MIN,
+    MUL,
+    OR,
+    REPLACE,
+    XOR,
+    geometry_arrays,
+    index_dtype,
+    index_geometry,
+    index_matrix,
+    require_static,
+    scatter_layout,
+    target_buffer,
+    unit_dtype,
+)
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
-from xlapy.dtypes import ElementType
-from xlapy.interpreter.evals.reduce import simple_binary_reducer
-from xlapy.interpreter.evals.slicing import index_values
-from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
-from xlapy.shape import Shape
 
-# ---- index geometry shared by gather and scatter -------------------------------------------
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """How positions of the index array become flat operand offsets.
-
-    Attributes:
-        positions: number of index vectors (``batch``/``scatter`` positions, row-major).
-        index_dims: operand dimension of each index vector entry (``start_index_map``).
-        upper: largest allowed start per entry (``dim - window size``).
-        batch_div, batch_mod, batch_dims: per batching pair, the batch coordinate of position
-            ``s`` is ``s // div % mod`` and it indexes operand dimension ``batch_dims[j]``.
-        window_offsets: flat operand offset of every window element (row-major window).
-    """
-
-    positions: int
-    index_dims: tuple[int, ...]
-    upper: tuple[int, ...]
-    batch_div: tuple[int, ...]
-    batch_mod: tuple[int, ...]
-    batch_dims: tuple[int, ...]
-    window_offsets: Array
-
-
-def _strides(dims: Sequence[int]) -> list[int]:
-    """Row-major element strides."""
-    out, step = [], 1
-    for n in reversed(dims):
-        out.append(step)
-        step *= n
-    return out[::-1]
-
-
-def _geometry(
-    operand_dims: Sequence[int],
-    index_shape: Sequence[int],
-    index_vector_dim: int,
-    index_map: Sequence[int],
-    operand_batching: Sequence[int],
-    index_batching: Sequence[int],
-    window_dims: Sequence[int],
-    window_shape: Sequence[int],
-    window_size: Sequence[int],
-) -> Geometry:
-    """The geometry of a gather/scatter; ``window_dims``/``window_shape`` are the operand
-    dimensions the window spans and its sizes, ``window_size`` every dimension's window
-    extent (1 for collapsed/inserted and batching dimensions)."""
-    batch_shape = [n for d, n in enumerate(index_shape) if d != index_vector_dim]
-    strides = _strides(operand_dims)
-    inner = _strides(batch_shape)
-    div, mod = [], []
-    for index_dim in index_batching:
-        axis = index_dim if index_dim < index_vector_dim else index_dim - 1
-        div.append(inner[axis])
-        mod.append(batch_shape[axis])
-    offsets = np.zeros(window_shape, np.int64)
-    for k, d in enumerate(window_dims):
-        shape = [1] * len(window_shape)
-        shape[k] = window_shape[k]
-        offsets = offsets + (np.arange(window_shape[k], dtype=np.int64) * strides[d]).reshape(shape)
-    return Geometry(
-        positions=math.prod(batch_shape),
-        index_dims=tuple(index_map),
-        upper=tuple(operand_dims[d] - window_size[d] for d in index_map),
-        batch_div=tuple(div),
-        batch_mod=tuple(mod),
-        batch_dims=tuple(operand_batching),
-        window_offsets=np.ascontiguousarray(offsets.reshape(-1)),
-    )
+# ---- flat window offsets (the geometry is scatter_gather_rules') ---------------------------
 
 
 @numba.njit(cache=True)
@@ -135,48 +80,6 @@ def _bases(
             base += (s // batch_div[j]) % batch_mod[j] * batch_strides[j]
         out[s] = base if inside else -1
     return out
-
-
-def _index_matrix(indices: Array, index_vector_dim: int, positions: int, entries: int) -> Array:
-    """The index array as ``[positions, entries]`` with native integer elements (u64 values
-    above INT64_MAX saturate, as the interpreter's index_values)."""
-    if indices.dtype == np.uint64 or indices.dtype == np.bool_ or indices.dtype.kind not in "iu":
-        indices = index_values(indices)
-    if index_vector_dim >= indices.ndim - 1:  # already [positions..., entries]
-        return np.ascontiguousarray(indices).reshape(positions, entries)
-    moved = np.moveaxis(indices, index_vector_dim, -1)
-    return np.ascontiguousarray(moved).reshape(positions, entries)
-
-
-def _index_arrays(geometry: Geometry, operand_dims: Sequence[int]) -> tuple[Array, ...]:
-    """``(strides, upper, batch_div, batch_mod, batch_strides)`` as int64 arrays: per index
-    vector entry its operand stride and largest start, per batching pair its decoding and
-    operand stride."""
-    strides = _strides(operand_dims)
-    i64 = np.int64
-    return (
-        np.array([strides[d] for d in geometry.index_dims], i64),
-        np.array(geometry.upper, i64),
-        np.array(geometry.batch_div, i64),
-        np.array(geometry.batch_mod, i64),
-        np.array([strides[d] for d in geometry.batch_dims], i64),
-    )
-
-
-def _index_dtype(t: ElementType) -> np.dtype:
-    """The dtype ``_index_matrix`` gives indices of type ``t``."""
-    native = np.dtype(t.numpy)
-    if native == np.uint64 or native == np.bool_ or native.kind not in "iu":
-        return np.dtype(np.int64)
-    return native
-
-
-def _units(dtype: np.dtype) -> tuple[np.dtype, int]:
-    """A numba-friendly unsigned dtype to move elements of ``dtype`` through, and how many
-    of its units one element is (2 for 16-byte complex numbers)."""
-    if dtype.itemsize == 16:
-        return np.dtype(np.uint64), 2
-    return np.dtype(f"u{dtype.itemsize}"), 1
 
 
 # ---- gather --------------------------------------------------------------------------------
@@ -216,7 +119,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     Bit-identical to the interpreter (data movement).
     """
     operand_shape, indices_shape = (o.shape for o in instr.operands)
-    _require_static(instr, operand_shape, indices_shape)
+    require_static(instr, operand_shape, indices_shape)
     a = instr.attrs
     rank = operand_shape.rank
     sizes = tuple(a.slice_sizes)
@@ -231,7 +134,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         raise NoKernel("slice sizes out of range (the interpreter reports it)")
     window_dims = [d for d in range(rank) if d not in collapsed and d not in operand_batching]
     window_shape = [sizes[d] for d in window_dims]
-    geometry = _geometry(
+    geometry = index_geometry(
         dims,
         indices_shape.dims,
         ivd,
@@ -255,8 +158,8 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     outer = np.ascontiguousarray(geometry.window_offsets[::run]) if run else np.zeros(0, np.int64)
     entries = len(geometry.index_dims)
     dtype = np.dtype(instr.shape.element_type.numpy)
-    unit, per = _units(dtype)
-    index_arrays = _index_arrays(geometry, dims)
+    unit, per = unit_dtype(dtype)
+    index_arrays = geometry_arrays(geometry, dims)
     unit_outer = outer * per
     # Threads only for large gathers (fusion_emitter.PARALLEL_WORK): joining them costs more
     # than a small copy (a 16-element gather took 0.1 ms in parallel on a busy machine).
@@ -268,7 +171,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     )
     # _bases is typed on the index dtype: compiled here (in the tier worker, into the cache),
     # not on the first call of the compiled tier.
-    no_positions = np.zeros((0, entries), _index_dtype(instr.operands[1].shape.element_type))
+    no_positions = np.zeros((0, entries), index_dtype(instr.operands[1].shape.element_type))
     _bases(no_positions, *index_arrays[:2], True, *index_arrays[2:])
     compile_seconds = time.perf_counter() - started
 
@@ -276,7 +179,7 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         operand, indices = (np.asarray(v) for v in operands)
         if math.prod(staged) == 0:
             return np.empty(instr.shape.dims, dtype)
-        matrix = _index_matrix(indices, ivd, geometry.positions, entries)
+        matrix = index_matrix(indices, ivd, geometry.positions, entries)
         bases = _bases(matrix, *index_arrays[:2], True, *index_arrays[2:])
         flat = np.ascontiguousarray(operand).reshape(-1)
         if aligned and outer.size == 1:
@@ -311,34 +214,26 @@ def _run_length(dims: Sequence[int], sizes: Sequence[int]) -> tuple[int, bool]:
     return run, True
 
 
-def _require_static(instr: HloInstruction, *shapes: Shape) -> None:
-    if any(not (s.is_array and s.is_static) for s in shapes):
-        raise NoKernel("non-array or dynamic operands")
-
-
 # ---- scatter -------------------------------------------------------------------------------
 
-# Combiners (the update computation's root applied to (current, update)).
-_REPLACE, _ADD, _MUL, _MAX, _MIN, _AND, _OR, _XOR, _FMAX, _FMIN = range(10)
-_NAMES = ["replace", "add", "multiply", "max", "min", "and", "or", "xor", "IEEE max", "IEEE min"]
 
 # The statement combining update ``u`` into ``out[t]`` (current value ``x``); ``a, b`` are
-# the computation's two operands in its own order. _FMAX/_FMIN are the interpreter's IEEE
+# the computation's two operands in its own order. FMAX/FMIN are the interpreter's IEEE
 # maximum/minimum: the first NaN operand wins, max(-0, +0) = +0 and min(-0, +0) = -0.
 _COMBINE = {
-    _REPLACE: "out[t] = u",
-    _ADD: "out[t] = a + b",
-    _MUL: "out[t] = a * b",
-    _MAX: "out[t] = max(a, b)",
-    _MIN: "out[t] = min(a, b)",
-    _AND: "out[t] = a & b",
-    _OR: "out[t] = a | b",
-    _XOR: "out[t] = a ^ b",
-    _FMAX: (
+    REPLACE: "out[t] = u",
+    ADD: "out[t] = a + b",
+    MUL: "out[t] = a * b",
+    MAX: "out[t] = max(a, b)",
+    MIN: "out[t] = min(a, b)",
+    AND: "out[t] = a & b",
+    OR: "out[t] = a | b",
+    XOR: "out[t] = a ^ b",
+    FMAX: (
         "if a != a:\n    out[t] = a\nelif b != b:\n    out[t] = b\n"
         "elif a > b or (a == b and not np.signbit(a)):\n    out[t] = a\nelse:\n    out[t] = b"
     ),
-    _FMIN: (
+    FMIN: (
         "if a != a:\n    out[t] = a\nelif b != b:\n    out[t] = b\n"
         "elif a < b or (a == b and np.signbit(a)):\n    out[t] = a\nelse:\n    out[t] = b"
     ),
@@ -383,7 +278,7 @@ def scatter_source(op: int, swapped: bool, entries: int, batching: int, held: in
     into 64K buckets 1.39 -> 0.76 ms)."""
     lines = [
         _SCATTER_HEADER.format(
-            name=_NAMES[op],
+            name=COMBINER_NAMES[op],
             entries=entries,
             batching=batching,
             held=f", windows of {held} units held in variables" if held else "",
@@ -446,58 +341,11 @@ def scatter_loop(
     return loop, source
 
 
-_OPS = {
-    Opcode.ADD: _ADD,
-    Opcode.MULTIPLY: _MUL,
-    Opcode.MAXIMUM: _MAX,
-    Opcode.MINIMUM: _MIN,
-    Opcode.AND: _AND,
-    Opcode.OR: _OR,
-    Opcode.XOR: _XOR,
-}
-_PRED_OPS = {_ADD: _OR, _MUL: _AND, _MAX: _OR, _MIN: _AND, _AND: _AND, _OR: _OR, _XOR: _XOR}
-_NATIVE_FLOATS = (dtypes.F32, dtypes.F64)
-
-
-def _replaces(comp: HloComputation, n: int) -> bool:
-    """The computation returns its update arguments unchanged."""
-    root = comp.root
-    if n == 1:
-        return root.opcode is Opcode.PARAMETER and root.parameter_number == 1
-    return root.opcode is Opcode.TUPLE and all(
-        o.opcode is Opcode.PARAMETER and o.parameter_number == n + j
-        for j, o in enumerate(root.operands)
-    )
-
-
-def _combiner(comp: HloComputation, n: int, t: ElementType, flush: bool) -> tuple[int, bool]:
-    """``(op, swapped)`` of a recognised update computation for element type ``t``."""
-    if _replaces(comp, n):
-        return _REPLACE, False
-    op = simple_binary_reducer(comp) if n == 1 else None
-    if op is None or op not in _OPS:
-        raise NoKernel("update computation is not a replacement or one binary op")
-    code = _OPS[op]
-    swapped = comp.root.operands[0].parameter_number == 1
-    if t.is_pred:
-        return _PRED_OPS[code], False
-    native_int = t.is_integer and t.bits == 8 * np.dtype(t.numpy).itemsize
-    if native_int:
-        return code, swapped
-    if t in _NATIVE_FLOATS or (t.is_complex and code == _ADD):
-        if flush:
-            raise NoKernel("floats under flush_denormals")
-        if code in (_AND, _OR, _XOR):
-            raise NoKernel(f"{op.value} of {t}")
-        return {_MAX: _FMAX, _MIN: _FMIN}.get(code, code), swapped
-    raise NoKernel(f"{op.value} of {t} (only replacement moves narrow/complex types)")
-
-
 def _storage(dtype: np.dtype, op: int) -> tuple[np.dtype, int]:
     """The dtype the loop runs on (unsigned views for replacement and pred) and how many of
     its units make one element."""
-    if op == _REPLACE:
-        return _units(dtype)
+    if op == REPLACE:
+        return unit_dtype(dtype)
     if dtype == np.bool_:
         return np.dtype(np.uint8), 1
     return dtype, 1
@@ -512,45 +360,10 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     Bit-identical to the interpreter (same per-target order; with float add/mul, a NaN meeting
     a NaN may keep the other one's payload, which IEEE leaves open).
     """
-    n = (len(instr.operands) - 1) // 2
+    layout = scatter_layout(instr, options.flush_denormals)
+    n, op, geometry = layout.inputs, layout.op, layout.geometry
     shapes = [o.shape for o in instr.operands]
-    _require_static(instr, *shapes)
-    if len(shapes) != 2 * n + 1 or n < 1:
-        raise NoKernel("operand count (the interpreter reports it)")
-    t = shapes[0].element_type
-    if any(s.dims != shapes[0].dims for s in shapes[1:n]) or any(
-        s.element_type is not shapes[i].element_type for i, s in enumerate(shapes[n + 1 :])
-    ):
-        raise NoKernel("inputs and updates of different types or shapes")
-    op, swapped = _combiner(instr.attrs.to_apply, n, t, options.flush_denormals)
-    a = instr.attrs
-    dims = shapes[0].dims
-    rank = len(dims)
-    update_dims = shapes[n + 1].dims
-    window_update = tuple(a.update_window_dims)
-    inserted = tuple(a.inserted_window_dims)
-    input_batching = tuple(a.input_batching_dims)
-    ivd = int(a.index_vector_dim)
-    window_dims = [d for d in range(rank) if d not in inserted and d not in input_batching]
-    window_shape = [update_dims[d] for d in window_update]
-    if len(window_dims) != len(window_shape):
-        raise NoKernel("window dims disagree (the interpreter reports it)")
-    window_size = [1] * rank
-    for d, size in zip(window_dims, window_shape, strict=True):
-        window_size[d] = size
-    geometry = _geometry(
-        dims,
-        shapes[n].dims,
-        ivd,
-        tuple(a.scatter_dims_to_operand_dims),
-        input_batching,
-        tuple(a.scatter_indices_batching_dims),
-        window_dims,
-        window_shape,
-        window_size,
-    )
-    update_scatter = [d for d in range(len(update_dims)) if d not in window_update]
-    order = [*update_scatter, *window_update]
+    order, ivd, dims = layout.update_order, layout.index_vector_dim, layout.operand_dims
     entries = len(geometry.index_dims)
     # Per input: the dtype the loop moves it through, units per element, unit offsets.
     storages = [_storage(np.dtype(shapes[i].element_type.numpy), op) for i in range(n)]
@@ -562,21 +375,21 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     contiguous = all(np.array_equal(o, np.arange(units)) for o in offsets)
     held = units if contiguous and units in HELD_UNITS else None
     loop, source = scatter_loop(
-        op, swapped, entries, len(geometry.batch_div), held, options.cache_dir
+        op, layout.swapped, entries, len(geometry.batch_div), held, options.cache_dir
     )
-    index_arrays = _index_arrays(geometry, dims)
+    index_arrays = geometry_arrays(geometry, dims)
     for storage, per in storages:
         zeros = np.zeros(max(per, held or 0), storage)  # held windows are read first
-        no_positions = np.zeros((0, entries), _index_dtype(shapes[n].element_type))
+        no_positions = np.zeros((0, entries), index_dtype(shapes[n].element_type))
         loop(zeros, no_positions, *index_arrays, np.zeros(per, np.int64), zeros, per)
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
         inputs = [np.asarray(v) for v in operands[:n]]
         updates = [np.asarray(v) for v in operands[n + 1 :]]
-        results = [_target(x, i in ctx.donatable) for i, x in enumerate(inputs)]
+        results = [target_buffer(x, i in ctx.donatable) for i, x in enumerate(inputs)]
         if results[0].size and updates[0].size:
-            matrix = _index_matrix(np.asarray(operands[n]), ivd, geometry.positions, entries)
+            matrix = index_matrix(np.asarray(operands[n]), ivd, geometry.positions, entries)
             for i, (result, update) in enumerate(zip(results, updates, strict=True)):
                 storage, per = storages[i]
                 staged = np.ascontiguousarray(update.transpose(order)).reshape(-1)
@@ -584,16 +397,9 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
                 loop(flat, matrix, *index_arrays, offsets[i], staged.view(storage), per)
         return tuple(results) if instr.shape.is_tuple else results[0]
 
-    how = f"numba sequential scatter ({_NAMES[op]}"
+    how = f"numba sequential scatter ({COMBINER_NAMES[op]}"
     how += f", windows of {held} units held)" if held else ")"
     how += ", in place when the input is donated"
     return Kernel(
         run=run, how=how, source=source, compile_seconds=compile_seconds, exact=True, views=()
     )
-
-
-def _target(x: Array, donated: bool) -> Array:
-    """The buffer to scatter into: the donated input itself when it can be written in place."""
-    if donated and x.flags.c_contiguous and x.flags.writeable:
-        return x
-    return np.array(x, copy=True, order="C")
