@@ -1,7 +1,8 @@
 """The compiled LAPACK custom-call kernels (``kernels/linalg.py``) against the interpreter,
 bit for bit: JAX's own lowerings of qr, eigh, solve (getrf, trsm), cholesky (potrf, trsm),
 svd, in f32, f64 and c128, batched, with an empty batch and NaN inputs; every LAPACK custom
-call of these programs runs as a kernel, none as an interpreter eval."""
+call of these programs runs as a kernel, none as an interpreter eval. The whole-batch loops
+run on one thread and split into blocks over threads (``split``): the same bits."""
 
 import jax
 import jax.numpy as jnp
@@ -26,6 +27,17 @@ def _general(rng, shape, dtype):
     if np.dtype(dtype).kind == "c":
         a = a + 1j * rng.standard_normal(shape)
     return a.astype(dtype)
+
+
+@pytest.fixture(params=["one thread", "split"])
+def split(request, monkeypatch):
+    """``split``: every batch of ``lapack_direct`` is split into blocks of matrices over three
+    threads, however small (one block per matrix for a batch of 2 or 3)."""
+    from xlapy.backend.cpu.kernels import blas, lapack_direct
+
+    if request.param == "split":
+        monkeypatch.setattr(lapack_direct, "_SPLIT_FLOPS", 0.0)
+        monkeypatch.setattr(blas, "workers", lambda: 3)
 
 
 def _cholesky_solve(a, b):
@@ -66,7 +78,7 @@ def _compare(fn, args):
 
 @pytest.mark.parametrize("name", sorted(MODELS))
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.complex128])
-def test_lapack_programs_match_the_interpreter(name, dtype):
+def test_lapack_programs_match_the_interpreter(name, dtype, split):
     fn, make = MODELS[name]
     args = make(np.random.default_rng(1), np.dtype(dtype), (3,))
     want = _compare(fn, args)
@@ -107,7 +119,7 @@ def test_svd_of_nan_matrix_is_nan_as_in_xla():
 
 
 @pytest.mark.parametrize("prefix", ["s", "d", "c", "z"])
-def test_direct_batched_routines_equal_scipy_wrappers(prefix):
+def test_direct_batched_routines_equal_scipy_wrappers(prefix, split):
     """The whole-batch numba loops make the call scipy's wrappers make, for every option."""
     import scipy.linalg.blas as blas
     import scipy.linalg.lapack as lapack
@@ -154,7 +166,7 @@ def test_direct_batched_routines_equal_scipy_wrappers(prefix):
 
 
 @pytest.mark.parametrize("prefix", ["s", "d", "c", "z"])
-def test_direct_workspace_routines_equal_scipy_wrappers(prefix):
+def test_direct_workspace_routines_equal_scipy_wrappers(prefix, split):
     """geqrf, orgqr/ungqr and syevd with scipy's default workspaces give scipy's bits, on
     shapes where the workspace decides the block size; operands are never overwritten (a
     one-column matrix is contiguous either way)."""

@@ -10,7 +10,9 @@ One compiled loop (``_batched``, cached with the package) walks the batch: it co
 matrix transposed into a column-major scratch matrix (in cache), calls the routine through
 its address (``_call``: an LLVM call of a function pointer, so the loop caches) and copies
 the result back. Measured on 16 32x32 matrices: spotrf 50 -> ~28 us (one ctypes call per
-matrix cost about 1 us, and two whole-batch transposing copies 12 us).
+matrix cost about 1 us, and two whole-batch transposing copies 12 us). A large batch of
+small matrices is split into one block per core, each walked by such a loop on its own
+thread (``_run``), as XLA:CPU spreads these calls over its threads.
 
 Used by ``kernels/linalg.py`` for non-empty matrices whose operand and result types are the
 routine's own; the other routines and cases keep the per-matrix path.
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 import numba
@@ -28,6 +31,7 @@ from llvmlite import ir
 from numba import types
 from numba.extending import get_cython_function_address, intrinsic
 
+from xlapy.backend.cpu.kernels import blas
 from xlapy.literal import Array
 
 _NARGS = {
@@ -174,6 +178,21 @@ def _address(kind: str, prefix: str) -> int:
     return _ADDRESSES[key]
 
 
+_SPLIT_FLOPS = 3e6
+"""A batch of about this many floating-point operations or more is split over the cores, as
+XLA:CPU splits these custom calls over its threads: such a batch takes 0.5 ms or more on one
+core, a hand-off to a pool thread ~30 us on an idle machine but far more when other
+processes hold the cores (16 matrices: gesdd 48x32 and syevd 32, 1.7 and 1.4 ms, split;
+geqrf 48x32, 0.17 ms, measured 0.65 -> 1.2 ms split under a load of 6 on 2 cores)."""
+
+_SPLIT_MAX_DIM = 64
+"""Only batches of matrices of at most this many rows and columns are split. OpenBLAS runs
+the BLAS calls of a LAPACK routine on them on the calling thread alone (its gemm threads
+above 65536 x 4 multiply-adds, its gemv above 2304 x 4 elements), on whichever thread that
+is; on larger matrices it may start its own threads, and the bits of some routines then
+depend on how many it uses (c64 geqrf of a 100x70 matrix differs between one and two)."""
+
+
 _NONE = np.zeros((0, 0), np.int32)
 """An unused row batch."""
 _NO_WORK = np.zeros(0, np.float32)
@@ -209,14 +228,19 @@ def _run(
     matrices: Sequence[tuple[int, Array | None, Array | None]],
     rows: Sequence[tuple[int, Array]] = (),
     work: Sequence[tuple[int, Array]] = (),
+    flops: float = 0.0,
 ) -> None:
     """Calls the routine once per matrix. ``scalars``: the scalar arguments (``_template``);
     ``matrices`` (one to three): per position, the C-contiguous batch of logical matrices
     passed column-major (None: not read, an output) and the batch receiving the results
     (None: read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is
     passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
-    one) shared by the calls."""
-    template, keep = _template(_NARGS[kind], scalars)
+    one) shared by the calls of one thread. ``flops``: about how many floating-point
+    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small matrices
+    (``_SPLIT_MAX_DIM``) is split into one block of matrices per core, each block on its
+    own thread with its own workspaces (every matrix gets the same call either way: the same
+    results)."""
+    ptrs, keep = _template(_NARGS[kind], scalars)
     slots: list[Array | int] = []
     for at, x, out in matrices:
         like = x if out is None else out
@@ -228,8 +252,27 @@ def _run(
         slots += [first[:0], first[:0], -1]
     (u_at, u), (v_at, v) = [*rows, (-1, _NONE), (-1, _NONE)][:2]
     (w_at, w), (iw_at, iw) = [*work, (-1, _NO_WORK), (-1, _NONE.reshape(-1))][:2]
-    fn = _address(kind, prefix)
-    _batched(fn, _NARGS[kind], template.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
+    fn, nargs = _address(kind, prefix), _NARGS[kind]
+    count = max(x.shape[0] for x in slots[:2] if isinstance(x, np.ndarray))
+    largest = max(max(x.shape[1:]) for x in slots if isinstance(x, np.ndarray))
+    split = count * flops >= _SPLIT_FLOPS and largest <= _SPLIT_MAX_DIM
+    parts = min(blas.workers(), count) if split else 1
+
+    def block(lo: int, hi: int) -> None:
+        def part(x: Array | int) -> Array | int:
+            return x[lo:hi] if isinstance(x, np.ndarray) and x.shape[0] else x
+
+        ws, iws = (w, iw) if lo == 0 else (np.empty_like(w), np.empty_like(iw))
+        args = [part(x) for x in slots]
+        _batched(fn, nargs, ptrs.copy(), *args, part(u), u_at, part(v), v_at, ws, w_at, iws, iw_at)
+
+    if parts <= 1:
+        block(0, count)
+    else:
+        step = -(-count // parts)
+        blas.run_parallel(
+            [partial(block, lo, min(lo + step, count)) for lo in range(0, count, step)]
+        )
     del keep
 
 
@@ -246,7 +289,7 @@ def potrf(prefix: str, a: Array, lower: bool) -> tuple[Array, Array]:
     info = np.zeros(a.shape[0], np.int32)
     n = a.shape[1]
     scalars = ((0, "c", "L" if lower else "U"), (1, "i", n), (3, "i", n))
-    _run("potrf", prefix, scalars, [(2, a, out)], [(4, info.reshape(-1, 1))])
+    _run("potrf", prefix, scalars, [(2, a, out)], [(4, info.reshape(-1, 1))], flops=n**3 / 3)
     return out, info
 
 
@@ -258,7 +301,8 @@ def getrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     piv = np.zeros((a.shape[0], min(m, n)), np.int32)
     info = np.zeros(a.shape[0], np.int32)
     scalars = ((0, "i", m), (1, "i", n), (3, "i", m))
-    _run("getrf", prefix, scalars, [(2, a, out)], [(4, piv), (5, info.reshape(-1, 1))])
+    rows = [(4, piv), (5, info.reshape(-1, 1))]
+    _run("getrf", prefix, scalars, [(2, a, out)], rows, flops=m * n * min(m, n))
     return out, piv, info
 
 
@@ -281,7 +325,7 @@ def trsm(
         (8, "i", a.shape[-2]),
         (10, "i", m),
     )
-    _run("trsm", prefix, scalars, [(7, a, None), (9, b, out)])
+    _run("trsm", prefix, scalars, [(7, a, None), (9, b, out)], flops=m * n * a.shape[-1])
     return out
 
 
@@ -296,7 +340,8 @@ def geqrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     lwork = max(3 * n, 1)
     scalars = ((0, "i", m), (1, "i", n), (3, "i", m), (6, "i", lwork))
     rows = [(4, tau), (7, info.reshape(-1, 1))]
-    _run("geqrf", prefix, scalars, [(2, a, out)], rows, [(5, np.zeros(lwork, a.dtype))])
+    work = [(5, np.zeros(lwork, a.dtype))]
+    _run("geqrf", prefix, scalars, [(2, a, out)], rows, work, flops=2 * m * n * min(m, n))
     return out, tau, info
 
 
@@ -311,7 +356,8 @@ def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
     kind = "ungqr" if prefix in "cz" else "orgqr"
     scalars = ((0, "i", m), (1, "i", n), (2, "i", tau.shape[-1]), (4, "i", m), (7, "i", lwork))
     rows = [(5, np.ascontiguousarray(tau)), (8, info.reshape(-1, 1))]
-    _run(kind, prefix, scalars, [(3, a, out)], rows, [(6, np.zeros(lwork, a.dtype))])
+    work = [(6, np.zeros(lwork, a.dtype))]
+    _run(kind, prefix, scalars, [(3, a, out)], rows, work, flops=2 * m * n * tau.shape[-1])
     return out, info
 
 
@@ -333,7 +379,8 @@ def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
         (9, "i", liwork),
     )
     work = [(6, np.zeros(lwork, a.dtype)), (8, np.zeros(liwork, np.int32))]
-    _run("syevd", prefix, scalars, [(3, a, out)], [(5, w), (10, info.reshape(-1, 1))], work)
+    rows = [(5, w), (10, info.reshape(-1, 1))]
+    _run("syevd", prefix, scalars, [(3, a, out)], rows, work, flops=9 * n**3)
     return out, w, info
 
 
@@ -362,5 +409,6 @@ def gesdd(prefix: str, a: Array, full: bool) -> tuple[Array, Array, Array, Array
     )
     matrices = [(3, a, None), (6, None, u), (8, None, vt)]
     work = [(10, np.zeros(lwork, a.dtype)), (12, np.zeros(8 * k, np.int32))]
-    _run("gesdd", prefix, scalars, matrices, [(5, s), (13, info.reshape(-1, 1))], work)
+    rows = [(5, s), (13, info.reshape(-1, 1))]
+    _run("gesdd", prefix, scalars, matrices, rows, work, flops=4 * m * n * k + 8 * k**3)
     return s, u, vt, info
