@@ -242,10 +242,12 @@ def _run(
     results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
     slots: list[Array | int] = []
+    largest = 0
     for at, x, out in matrices:
         like = x if out is None else out
         assert like is not None
         slots += [like[:0] if x is None else x, like[:0] if out is None else out, at]
+        largest = max(largest, like.shape[1], like.shape[2])
     first = slots[0]
     assert isinstance(first, np.ndarray)
     while len(slots) < 9:
@@ -253,10 +255,10 @@ def _run(
     (u_at, u), (v_at, v) = [*rows, (-1, _NONE), (-1, _NONE)][:2]
     (w_at, w), (iw_at, iw) = [*work, (-1, _NO_WORK), (-1, _NONE.reshape(-1))][:2]
     fn, nargs = _address(kind, prefix), _NARGS[kind]
-    count = max(x.shape[0] for x in slots[:2] if isinstance(x, np.ndarray))
-    largest = max(max(x.shape[1:]) for x in slots if isinstance(x, np.ndarray))
-    split = count * flops >= _SPLIT_FLOPS and largest <= _SPLIT_MAX_DIM
-    parts = min(blas.workers(), count) if split else 1
+    count = len(matrices[0][1] if matrices[0][1] is not None else matrices[0][2])
+    if count < 2 or count * flops < _SPLIT_FLOPS or largest > _SPLIT_MAX_DIM:
+        _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
+        return
 
     def block(lo: int, hi: int) -> None:
         def part(x: Array | int) -> Array | int:
@@ -266,13 +268,8 @@ def _run(
         args = [part(x) for x in slots]
         _batched(fn, nargs, ptrs.copy(), *args, part(u), u_at, part(v), v_at, ws, w_at, iws, iw_at)
 
-    if parts <= 1:
-        block(0, count)
-    else:
-        step = -(-count // parts)
-        blas.run_parallel(
-            [partial(block, lo, min(lo + step, count)) for lo in range(0, count, step)]
-        )
+    step = -(-count // min(blas.workers(), count))
+    blas.run_parallel([partial(block, lo, min(lo + step, count)) for lo in range(0, count, step)])
     del keep
 
 
