@@ -5,14 +5,15 @@ computations the kernels recognise (``combiner``: replacement or one binary op, 
 type).
 
 Gather clamps start indices (stablehlo#gather); scatter skips a window that does not fit
-(XLA).
+(XLA). The records are named tuples: every quick tier's ``xlapy.compile`` imports this module
+(``kernel.QUICK_MODULES``), and a frozen dataclass costs about ten times more to define.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -30,8 +31,7 @@ from xlapy.shape import Shape
 # ---- index geometry ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Geometry:
+class Geometry(NamedTuple):
     """How positions of the index array become flat operand offsets.
 
     Attributes:
@@ -211,8 +211,7 @@ def combiner(comp: HloComputation, n: int, t: ElementType, flush: bool) -> tuple
     raise NoKernel(f"{op.value} of {t} (only replacement moves narrow/complex types)")
 
 
-@dataclass(frozen=True)
-class ScatterLayout:
+class ScatterLayout(NamedTuple):
     """A scatter the kernels run, checked.
 
     Attributes:
