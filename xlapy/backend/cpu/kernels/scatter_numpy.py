@@ -78,19 +78,15 @@ def _targets(layout: ScatterLayout, indices: Array) -> tuple[Array, Array]:
     return (bases[:, None] + geometry.window_offsets).reshape(-1), fits
 
 
-def _winners(targets: Array, size: int, last: bool) -> tuple[Array, Array]:
-    """``(hit, which)``: the targets ``targets`` names and, for each, the position in
-    ``targets`` of its last (``last``) or first occurrence."""
-    numbers = np.arange(targets.size, dtype=np.int64)
-    if last:
-        which = np.full(size, -1, np.int64)
-        np.maximum.at(which, targets, numbers)
-        hit = np.flatnonzero(which >= 0)
-    else:
-        which = np.full(size, targets.size, np.int64)
-        np.minimum.at(which, targets, numbers)
-        hit = np.flatnonzero(which < targets.size)
-    return hit, which[hit]
+def _winners(targets: Array, last: bool) -> tuple[Array, Array]:
+    """``(hit, which)``: the distinct targets in ``targets`` and, for each, the position in
+    ``targets`` of its last (``last``) or first occurrence (a stable sort of the updates, not
+    an array as large as the input: a few updates into a large input stay cheap)."""
+    if not last:
+        hit, which = np.unique(targets, return_index=True)  # first occurrences
+        return hit, which
+    hit, from_end = np.unique(targets[::-1], return_index=True)
+    return hit, targets.size - 1 - from_end
 
 
 def _ordered_keys(bits: Array) -> Array:
@@ -103,23 +99,26 @@ def _ordered_keys(bits: Array) -> Array:
 def _ieee_extremum(result: Array, targets: Array, values: Array, op: int, swapped: bool) -> None:
     """``result[t] = max(result[t], u)`` (FMAX; FMIN: min) for every target and update in
     order, as the interpreter's IEEE maximum/minimum of (current, update), or of (update,
-    current) when ``swapped``."""
+    current) when ``swapped``; computed on the bits of the targets' current values."""
     signed = np.dtype(f"i{result.itemsize}")
-    keys = _ordered_keys(result.view(signed))
-    update_keys = _ordered_keys(values.view(signed))
+    hit, slot = np.unique(targets, return_inverse=True)
+    current = result.view(signed)[hit]
+    current_nan = np.isnan(current.view(result.dtype))
+    keys = _ordered_keys(current)
+    update_bits = values.view(signed)
+    update_keys = _ordered_keys(update_bits)
     update_nan = np.isnan(values)
     limits = np.iinfo(signed)
     update_keys[update_nan] = limits.min if op == FMAX else limits.max  # never chosen
-    current_nan = np.isnan(result)
-    (np.maximum if op == FMAX else np.minimum).at(keys, targets, update_keys)
-    combined = _ordered_keys(keys).view(result.dtype)
-    result[~current_nan] = combined[~current_nan]
+    (np.maximum if op == FMAX else np.minimum).at(keys, slot, update_keys)
+    combined = np.where(current_nan, current, _ordered_keys(keys))
     if update_nan.any():
-        hit, which = _winners(targets[update_nan], result.size, last=swapped)
+        nan_slots, which = _winners(slot[update_nan], last=swapped)
         if not swapped:  # (current, update): a NaN current value stays
-            keep = ~current_nan[hit]
-            hit, which = hit[keep], which[keep]
-        result[hit] = values[update_nan][which]
+            keep = ~current_nan[nan_slots]
+            nan_slots, which = nan_slots[keep], which[keep]
+        combined[nan_slots] = update_bits[update_nan][which]
+    result.view(signed)[hit] = combined
 
 
 @kernel_for(Opcode.SCATTER, priority=5)
@@ -143,7 +142,7 @@ def numpy_scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
                 chosen = staged if fits.all() else staged[fits]
                 values.append(np.ascontiguousarray(chosen).reshape(-1))
             if op == REPLACE:
-                hit, which = _winners(targets, flats[0].size, last=True)
+                hit, which = _winners(targets, last=True)
                 for flat, value in zip(flats, values, strict=True):
                     unit, per = unit_dtype(flat.dtype)
                     moved = value.view(unit).reshape(-1, per)[which]
