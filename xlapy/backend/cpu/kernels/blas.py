@@ -82,7 +82,10 @@ def one_thread() -> Iterator[None]:
 
 def run_parallel(tasks: list[Callable[[], None]]) -> None:
     """Runs ``tasks`` on the pool (the first on the calling thread), each with single-threaded
-    BLAS, and waits for all; re-raises the first failure."""
+    BLAS, and waits for all; re-raises the first failure. A task no pool thread has started
+    by the time the calling thread is done with its own runs on the calling thread: when other
+    processes hold the cores, a woken pool thread can wait milliseconds for one, and the call
+    then takes about what it takes on one thread instead."""
     global _pool
     if len(tasks) <= 1 or workers() == 1 or getattr(_inside, "active", False):
         with one_thread():
@@ -104,8 +107,11 @@ def run_parallel(tasks: list[Callable[[], None]]) -> None:
 
     futures = [pool.submit(call, task) for task in tasks[1:]]
     call(tasks[0])
-    for future in futures:
-        future.result()
+    for task, future in zip(tasks[1:], futures, strict=True):
+        if future.cancel():
+            call(task)
+        else:
+            future.result()
 
 
 def _outer(left: Array, right: Array, out: Array) -> None:
