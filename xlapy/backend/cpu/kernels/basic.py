@@ -1,5 +1,7 @@
 """Kernels that move no data: tuple, get-tuple-element, reshape and bitcast as numpy views,
-and the value-preserving ops (optimization-barrier, domain, add-dependency, after-all).
+and the value-preserving ops (optimization-barrier, domain, add-dependency, after-all); and
+broadcast as a numpy copy, for the element types the generated kernels do not handle
+(complex: a ``rfft2(x) * rfft2(k)`` broadcasts the kernel's spectrum over the batch).
 
 Parameters and constants need no kernel: a plan fills their slots before its steps run
 (``xlapy.backend.cpu.plan``). Anything these kernels cannot do as a view (dynamic dimensions,
@@ -7,6 +9,8 @@ bitcasts through a non-default layout or between widths) runs the interpreter's 
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
 from xlapy.ir.instruction import HloInstruction
@@ -121,3 +125,38 @@ def bitcast_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return operands[0].view(dtype)  # type: ignore[union-attr]
 
     return Kernel(run=run_view, how=f"numpy view as {to_type}", views=(0,))
+
+
+@kernel_for(Opcode.BROADCAST)
+def broadcast_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
+    """Broadcast of static shapes: ``result[i] = operand[j]``, ``j[d] = 0`` where operand
+    dimension ``d`` has size 1, else ``i[dimensions[d]]`` (OPS.md BroadcastInDim): the
+    interpreter's steps (the operand's dimensions put in result order, size-1 dimensions
+    inserted, ``numpy.broadcast_to``, a row-major copy) with the order settled at compile time. Tried
+    after the generated kernels; invalid dimensions are left to the interpreter's eval,
+    which reports them."""
+    operand = instr.operands[0].shape
+    if not (_static_array(operand) and _static_array(instr.shape)):
+        raise NoKernel("dynamic dimensions")
+    dimensions = [int(d) for d in instr.attrs.dimensions]
+    dims = tuple(instr.shape.dims)
+    sizes = list(operand.dims)
+    valid = (
+        len(dimensions) == len(sizes)
+        and len(set(dimensions)) == len(sizes)
+        and all(
+            0 <= r < len(dims) and n in (1, dims[r]) for n, r in zip(sizes, dimensions, strict=True)
+        )
+    )
+    if not valid:
+        raise NoKernel(f"broadcast dimensions {dimensions} do not fit {sizes} -> {list(dims)}")
+    order = sorted(range(len(sizes)), key=lambda d: dimensions[d])
+    expanded = [1] * len(dims)
+    for d in order:
+        expanded[dimensions[d]] = sizes[d]
+
+    def run(operands: list[Value], ctx: RunContext) -> Value:
+        aligned = np.transpose(np.asarray(operands[0]), order).reshape(expanded)
+        return np.array(np.broadcast_to(aligned, dims), order="C", copy=True)
+
+    return Kernel(run=run, how="numpy broadcast (a copy)", views=())
