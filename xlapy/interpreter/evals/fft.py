@@ -82,9 +82,9 @@ _POCKETFFT = "scipy.fft._pocketfft.pypocketfft"
 def pocketfft() -> ModuleType:
     """scipy.fft's extension module ``scipy.fft._pocketfft.pypocketfft`` (the one
     ``scipy.fft``'s functions call), loaded from its file without importing the ``scipy.fft``
-    package. Loading it under its own name lets a later ``import scipy.fft`` find the same
-    module (Python keeps one copy of an extension per name and file, so two threads loading
-    it at once also get one)."""
+    package, under its own name: a later ``import scipy.fft`` loads it as usual (Python keeps
+    the extension it loaded per name and file; two threads loading it at once are harmless
+    too)."""
     module = sys.modules.get(_POCKETFFT)
     scipy_spec = importlib.util.find_spec("scipy") if module is None else None
     if scipy_spec is not None and scipy_spec.origin is not None:
