@@ -125,6 +125,8 @@ def load_evaluators() -> None:
     """Imports every module of ``xlapy.interpreter.evals`` so that they register (once,
     thread-safe: device threads may race here)."""
     global _loaded
+    if _loaded:
+        return
     with _load_lock:
         if _loaded:
             return
@@ -133,6 +135,31 @@ def load_evaluators() -> None:
         for info in sorted(pkgutil.iter_modules(evals.__path__), key=lambda m: m.name):
             importlib.import_module(f"{evals.__name__}.{info.name}")
         _loaded = True
+
+
+def evaluator_for(opcode: Opcode) -> EvalFn:
+    """The eval registered for ``opcode``, importing the module of ``evals`` that registers it
+    on first use (``evals.MODULES``; every module when the index names none or the wrong
+    one), so a program imports the evals of its own opcodes only.
+
+    Raises:
+        Unimplemented: no module registers an eval for ``opcode``.
+    """
+    fn = EVALUATORS.get(opcode)
+    if fn is not None:
+        return fn
+    from xlapy.interpreter import evals
+
+    module = evals.module_of(opcode.value)
+    if module is not None:
+        importlib.import_module(f"{evals.__name__}.{module}")
+        fn = EVALUATORS.get(opcode)
+    if fn is None:
+        load_evaluators()
+        fn = EVALUATORS.get(opcode)
+    if fn is None:
+        raise Unimplemented(f"{opcode.value}: the interpreter cannot run this op")
+    return fn
 
 
 class Evaluator:
@@ -144,7 +171,6 @@ class Evaluator:
         options: EvalOptions | None = None,
         device: DeviceState | None = None,
     ) -> None:
-        load_evaluators()
         self.module = module
         self.options = options or EvalOptions()
         self.device = device or DeviceState()
@@ -183,12 +209,16 @@ class Evaluator:
     def evaluate(self, instr: HloInstruction, operands: list[Value]) -> Value:
         """Evaluates one instruction on the values of its operands."""
         fn = EVALUATORS.get(instr.opcode)
-        if instr.opcode in QUANTIZED_EVALUATORS and _quantized(instr):
-            fn = QUANTIZED_EVALUATORS[instr.opcode]
+        if _quantized(instr):  # rare: the quantized evals load with all the others
+            load_evaluators()
+            fn = QUANTIZED_EVALUATORS.get(instr.opcode) or EVALUATORS.get(instr.opcode)
         if fn is None:
-            raise Unimplemented(
-                f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"
-            )
+            try:
+                fn = evaluator_for(instr.opcode)
+            except Unimplemented:
+                raise Unimplemented(
+                    f"{instr.opcode.value} {instr.name}: the interpreter cannot run this op"
+                ) from None
         if Trait.ELEMENTWISE in instr.opdef.traits and _has_dynamic_operand(instr):
             _check_same_dims(instr, operands)
         try:
@@ -296,6 +326,9 @@ def _custom_call(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -
     """Runs the Python implementation registered for ``custom_call_target``."""
     target = instr.attrs.custom_call_target
     fn = CUSTOM_CALLS.get(target)
+    if fn is None:  # the targets of xlapy's own evals register as their modules load
+        load_evaluators()
+        fn = CUSTOM_CALLS.get(target)
     if fn is None:
         raise Unimplemented(
             f"custom-call {instr.name}: no implementation registered for target {target!r} "

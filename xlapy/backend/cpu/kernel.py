@@ -213,63 +213,91 @@ def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory],
     return register
 
 
-QUICK_MODULES = (
-    "basic",
-    "complex_elementwise",
-    "control",
-    "convolution",
-    "dot",
-    "fft",
-    "scan",
-    "scatter_numpy",
-    "slicing",
-    "sort",
-)
-"""The modules of ``xlapy.backend.cpu.kernels`` whose factories the quick tier tries: their
-kernels are prebuilt (numpy, BLAS), and importing them imports no numba, so a first call on
-the quick tier pays neither numba's import nor a compilation. The quick tier never tries
-the other modules' factories, even once they are loaded (a tier's plan does not depend on
-what the process compiled before)."""
+def _quick_modules() -> dict[str, frozenset[Opcode]]:
+    """See ``QUICK_MODULES``."""
+    from xlapy.ir.opdefs import REGISTRY, Trait
+
+    elementwise = frozenset(op for op, d in REGISTRY.items() if Trait.ELEMENTWISE in d.traits)
+    return {
+        "basic": frozenset(
+            {
+                Opcode.TUPLE,
+                Opcode.GET_TUPLE_ELEMENT,
+                Opcode.OPTIMIZATION_BARRIER,
+                Opcode.DOMAIN,
+                Opcode.ADD_DEPENDENCY,
+                Opcode.AFTER_ALL,
+                Opcode.RESHAPE,
+                Opcode.BITCAST,
+            }
+        ),
+        "complex_elementwise": elementwise,
+        "control": frozenset({Opcode.WHILE, Opcode.CONDITIONAL, Opcode.CALL, Opcode.FUSION}),
+        "convolution": frozenset({Opcode.CONVOLUTION}),
+        "dot": frozenset({Opcode.DOT}),
+        "fft": frozenset({Opcode.FFT}),
+        "scan": frozenset({Opcode.REDUCE_WINDOW}),
+        "scatter_numpy": frozenset({Opcode.SCATTER}),
+        "slicing": frozenset({Opcode.DYNAMIC_SLICE, Opcode.DYNAMIC_UPDATE_SLICE}),
+        "sort": frozenset({Opcode.SORT, Opcode.TOPK}),
+    }
+
+
+QUICK_MODULES: dict[str, frozenset[Opcode]] = _quick_modules()
+"""The modules of ``xlapy.backend.cpu.kernels`` whose factories the quick tier tries, and the
+opcodes each registers factories for: their kernels are prebuilt (numpy, BLAS), and importing
+them imports no numba, so a first call on the quick tier pays neither numba's import nor a
+compilation. A quick plan imports only the modules of its own opcodes (importing all of them,
+and the interpreter evals and indexing analysis they use, took ~30-40 ms: more than XLA's
+whole compile of a small program). The quick tier never tries the other modules' factories,
+even once they are loaded (a tier's plan does not depend on what the process compiled
+before). ``tests/backend/cpu/test_quick_modules.py`` checks that each module registers no
+opcode beyond its set (a missing one would leave its kernel off the quick tier)."""
 
 _quick: dict[Opcode, list[KernelFactory]] = {}
-"""The quick tier's factories per opcode (complete once ``load_kernels(quick=True)`` returned:
-the other modules register none of them)."""
+"""The quick tier's factories per opcode (complete once the modules of ``QUICK_MODULES`` that
+list the opcode are imported)."""
 
 
 def factories(opcode: Opcode) -> list[KernelFactory]:
     """The factories registered for ``opcode``, in the order to try them: on the quick tier
     (``generated_kernels`` switched off) those of ``QUICK_MODULES`` only."""
     if not _generation.get():
-        load_kernels(quick=True)
         found = _quick.get(opcode)
         if found is None:
+            load_kernels(opcode)
             found = _quick[opcode] = [
                 e.factory
                 for e in KERNELS.get(opcode, [])
-                if e.factory.__module__.rsplit(".", 1)[-1] in QUICK_MODULES
+                if opcode in QUICK_MODULES.get(e.factory.__module__.rsplit(".", 1)[-1], ())
             ]
         return found
     load_kernels()
     return [e.factory for e in KERNELS.get(opcode, [])]
 
 
-_loaded: set[str] = set()
+_all_loaded = False
 
 
-def load_kernels(quick: bool = False) -> None:
-    """Imports the modules of ``xlapy.backend.cpu.kernels`` (``quick``: those of
-    ``QUICK_MODULES``) so that their factories register, and lets the heap keep freed kernel
-    outputs for the next call (``heap``)."""
-    which = "quick" if quick else "all"
-    if which in _loaded or "all" in _loaded:
+def load_kernels(opcode: Opcode | None = None) -> None:
+    """Imports the modules of ``xlapy.backend.cpu.kernels`` so that their factories register
+    (given an ``opcode``: the modules of ``QUICK_MODULES`` that list it), and lets the heap
+    keep freed kernel outputs for the next call (``heap``)."""
+    global _all_loaded
+    if _all_loaded:
         return
     import importlib
-    import pkgutil
 
     from xlapy.backend.cpu import heap, kernels
 
     heap.retain_freed_memory()
-    names = sorted(m.name for m in pkgutil.iter_modules(kernels.__path__))
-    for name in QUICK_MODULES if quick else names:
+    if opcode is not None:
+        for name, opcodes in QUICK_MODULES.items():
+            if opcode in opcodes:
+                importlib.import_module(f"{kernels.__name__}.{name}")
+        return
+    import pkgutil
+
+    for name in sorted(m.name for m in pkgutil.iter_modules(kernels.__path__)):
         importlib.import_module(f"{kernels.__name__}.{name}")
-    _loaded.add(which)
+    _all_loaded = True

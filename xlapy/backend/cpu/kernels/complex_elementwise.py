@@ -11,24 +11,34 @@ from __future__ import annotations
 
 import numpy as np
 
-from xlapy.backend.cpu.kernel import CompileOptions, Kernel, NoKernel, RunContext, kernel_for
+from xlapy.backend.cpu.kernel import (
+    QUICK_MODULES,
+    CompileOptions,
+    Kernel,
+    NoKernel,
+    RunContext,
+    kernel_for,
+)
 from xlapy.interpreter import numerics
 from xlapy.interpreter.evals.elementwise import ROWS, call
-from xlapy.interpreter.evaluator import load_evaluators
+from xlapy.interpreter.evaluator import evaluator_for
 from xlapy.ir.instruction import HloInstruction
 from xlapy.literal import Value
 
-load_evaluators()  # the family modules register their rows
 
-
-@kernel_for(*sorted(ROWS, key=lambda op: op.value), priority=5)
+# Every elementwise opcode: the rows (``ROWS``) are among them, known once their family module
+# of ``interpreter.evals`` is loaded (a program without complex values loads none of them).
+@kernel_for(*sorted(QUICK_MODULES["complex_elementwise"], key=lambda op: op.value), priority=5)
 def complex_row_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     """An elementwise row op with a complex operand or result, on whole numpy arrays."""
-    row = ROWS[instr.opcode]
     types = [op.shape.element_type for op in instr.operands]
     result = instr.shape.element_type
     if not any(t.is_complex for t in [*types, result]):
         raise NoKernel("no complex operand or result (the numba kernels' case)")
+    evaluator_for(instr.opcode)  # its family module registers the row
+    row = ROWS.get(instr.opcode)
+    if row is None:
+        raise NoKernel(f"{instr.opcode.value} is not an elementwise row op")
     if not all(t.is_float or t.is_complex for t in [*types, result]):
         raise NoKernel("complex row kernels take float and complex types only")
     dims = tuple(instr.shape.dims)

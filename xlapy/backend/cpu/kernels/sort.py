@@ -32,7 +32,7 @@ from xlapy.backend.cpu.kernel import (
 from xlapy.dtypes import ElementType
 from xlapy.interpreter.evals.compare_select import default_comparison_type, total_order_key
 from xlapy.interpreter.evals.elementwise import prepare
-from xlapy.interpreter.evaluator import EVALUATORS, Evaluator, load_evaluators
+from xlapy.interpreter.evaluator import Evaluator, evaluator_for
 from xlapy.ir.attrs import ComparisonDirection, ComparisonType
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
@@ -244,7 +244,7 @@ def _evaluated(
             env[id(x)] = line
         else:
             operands = [_evaluated(o, line, evaluator, env) for o in x.operands]
-            env[id(x)] = EVALUATORS[x.opcode](evaluator, x, operands)
+            env[id(x)] = evaluator_for(x.opcode)(evaluator, x, operands)
     return env[id(x)]
 
 
@@ -317,7 +317,6 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         if len(keys) == 1 and len(instr.operands) == 1
         else None
     )
-    load_evaluators()
     started = time.perf_counter()
     argsort = _argsort_numpy
     if generating():
