@@ -1,9 +1,11 @@
 """Where xlapy's persistent caches live, and what keeps an entry valid across versions.
 
-Two caches share one base directory (``$XLAPY_CACHE_DIR``, default ``~/.cache/xlapy``): the
-``cpu`` platform's kernel cache (``backend.cpu.kernel.cache_root``) and the parsed-program
-cache (``text.parsed_cache``). Entries that depend on xlapy's own code (parsed modules,
-optimized modules) are keyed by ``source_digest()``.
+The caches share one base directory (``$XLAPY_CACHE_DIR``, default ``~/.cache/xlapy``): the
+``cpu`` platform's kernel cache (``backend.cpu.kernel.cache_root``), the parsed-program cache
+(``text.parsed_cache``) and the compiled plan functions (``backend.cpu.plan_code``). Entries
+that depend on xlapy's own code (parsed modules, optimized modules) are keyed by
+``source_digest()``. ``read_entry`` / ``write_entry`` keep small files of one kind in a
+subdirectory, written atomically, the oldest removed beyond a count.
 """
 
 from __future__ import annotations
@@ -42,16 +44,12 @@ def source_digest() -> str:
     listing = _listing()
     stamp = hashlib.sha256(f"{_PACKAGE}\n".encode())
     stamp.update("\n".join(f"{p}\0{s}\0{m}" for p, s, m in listing).encode())
-    entry = cache_base() / "source" / stamp.hexdigest()[:32]
-    try:
-        digest = entry.read_text()
-    except OSError:
-        digest = ""
-    if len(digest) == 16 and all(c in "0123456789abcdef" for c in digest):
-        return digest
+    name = stamp.hexdigest()[:32]
+    kept = read_entry("source", name) or b""
+    if len(kept) == 16 and all(c in b"0123456789abcdef" for c in kept):
+        return kept.decode()
     digest = _content_digest([path for path, _, _ in listing])
-    _write_atomically(entry, digest)
-    _evict(entry.parent)
+    write_entry("source", name, digest.encode(), MAX_SOURCE_ENTRIES)
     return digest
 
 
@@ -83,29 +81,49 @@ def _content_digest(paths: list[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Writes ``text`` to ``path`` so that a reader sees all of it or no file (best effort: an
-    unwritable cache directory leaves the digest to be computed again next time)."""
+def read_entry(kind: str, name: str) -> bytes | None:
+    """The bytes of entry ``name`` of ``kind`` (a subdirectory of the cache), or None."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        return (cache_base() / kind / name).read_bytes()
+    except OSError:
+        return None
+
+
+def write_entry(kind: str, name: str, data: bytes, max_entries: int) -> None:
+    """Stores ``data`` as entry ``name`` of ``kind``, atomically (a reader sees all of it or no
+    file), then removes the oldest written entries of ``kind`` beyond ``max_entries`` (best
+    effort: an unwritable cache directory stores nothing)."""
+    directory = cache_base() / kind
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-")
         try:
-            with os.fdopen(fd, "w") as out:
-                out.write(text)
-            os.replace(tmp, path)
+            with os.fdopen(fd, "wb") as out:
+                out.write(data)
+            os.replace(tmp, directory / name)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
     except OSError:
         return
+    evict(directory, max_entries)
 
 
-def _evict(directory: Path) -> None:
-    """Removes the oldest written digests beyond ``MAX_SOURCE_ENTRIES``."""
+def evict(directory: Path, max_entries: int, pattern: str = "*") -> None:
+    """Removes the oldest written files of ``directory`` matching ``pattern`` beyond
+    ``max_entries`` (temporary files of writers excepted)."""
     try:
-        entries = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(directory) if e.is_file()]
+        names = [p for p in directory.glob(pattern) if not p.name.startswith(".tmp-")]
     except OSError:
         return
-    entries.sort()
-    for _, path in entries[: max(0, len(entries) - MAX_SOURCE_ENTRIES)]:
-        Path(path).unlink(missing_ok=True)
+    if len(names) <= max_entries:
+        return
+    dated = []
+    for path in names:
+        try:
+            dated.append((path.stat().st_mtime_ns, path))
+        except OSError:  # removed by another process meanwhile
+            continue
+    dated.sort()
+    for _, path in dated[: len(dated) - max_entries]:
+        path.unlink(missing_ok=True)

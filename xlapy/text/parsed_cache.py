@@ -25,12 +25,10 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 from xlapy.ir.module import HloModule
-from xlapy.persistent_cache import cache_base, source_digest
+from xlapy.persistent_cache import cache_base, read_entry, source_digest, write_entry
 
 MIN_CHARS = 16_384
 """Texts shorter than this are parsed every time (a few milliseconds)."""
@@ -61,17 +59,16 @@ def load_cached(
 
 def lookup(text: str, filename: str, verify: bool) -> HloModule | None:
     """The module an earlier ``store`` kept for this text, or None."""
-    path = _entry(text, filename, verify)
-    try:
-        data = path.read_bytes()
-    except OSError:
+    name = _entry(text, filename, verify)
+    data = read_entry("parsed", name)
+    if data is None:
         return None
     try:
         module = pickle.loads(data)
     except Exception:  # a truncated, corrupt or stale entry: parse instead
         module = None
     if not isinstance(module, HloModule):
-        path.unlink(missing_ok=True)
+        (cache_base() / "parsed" / name).unlink(missing_ok=True)
         return None
     return module
 
@@ -79,40 +76,15 @@ def lookup(text: str, filename: str, verify: bool) -> HloModule | None:
 def store(text: str, filename: str, verify: bool, module: HloModule) -> None:
     """Keeps ``module``, just loaded from ``text``, for later processes (best effort: a
     directory that cannot be written or a module that cannot be pickled is skipped)."""
-    path = _entry(text, filename, verify)
     try:
         data = pickle.dumps(module, protocol=pickle.HIGHEST_PROTOCOL)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pickle")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(data)
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-        _evict(path.parent)
-    except (OSError, pickle.PicklingError, RecursionError, TypeError, AttributeError):
+    except (pickle.PicklingError, RecursionError, TypeError, AttributeError):
         return
+    write_entry("parsed", _entry(text, filename, verify), data, MAX_ENTRIES)
 
 
-def _evict(directory: Path) -> None:
-    """Removes the oldest written entries beyond ``MAX_ENTRIES``."""
-    entries = list(directory.glob("*.pickle"))
-    if len(entries) <= MAX_ENTRIES:
-        return
-    dated = []
-    for entry in entries:
-        try:
-            dated.append((entry.stat().st_mtime_ns, entry))
-        except OSError:  # removed by another process meanwhile
-            continue
-    dated.sort()
-    for _, entry in dated[: len(dated) - MAX_ENTRIES]:
-        entry.unlink(missing_ok=True)
-
-
-def _entry(text: str, filename: str, verify: bool) -> Path:
+def _entry(text: str, filename: str, verify: bool) -> str:
+    """The name of the entry of ``text`` in ``<cache dir>/parsed``."""
     key = hashlib.sha256(f"{source_digest()}\0{sys.version}\0{int(verify)}\0{filename}\0".encode())
     key.update(text.encode("utf-8", "surrogatepass"))
-    return cache_base() / "parsed" / f"{key.hexdigest()}.pickle"
+    return f"{key.hexdigest()}.pickle"

@@ -29,28 +29,43 @@ An observed plan (``xlapy.profiling``: a profile or a progress display) is gener
 with ``PlanHooks``: ``log = ENTER(ctx)`` first, and when timed, ``t = CLOCK()`` before each
 kernel call, ``log.step(I<slot>, t)`` after it and ``log.call(COMP, t0)`` before returning.
 Plans generated without hooks contain none of this.
+
+Compiling the source is most of a large plan's cost after liveness (~60-100 ms for the 15
+plans, 0.5 MB of source, of a GPT training step); sources of at least ``MIN_CACHED_SOURCE``
+characters keep their code object in the cache directory (``plans/<hash of the source and
+Python's bytecode version>``, marshal, ~2 ms to read back), so a later process compiling the
+same program does not compile them again.
 """
 
 from __future__ import annotations
 
-import itertools
+import hashlib
+import importlib.util
 import linecache
+import marshal
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from types import CodeType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from xlapy.backend.cpu.kernel import Kernel
 from xlapy.backend.cpu.liveness import Liveness
+from xlapy.persistent_cache import read_entry, write_entry
 
 if TYPE_CHECKING:
     from xlapy.backend.cpu.plan import StepRecord
     from xlapy.ir.computation import HloComputation
 
 _EMPTY: frozenset[int] = frozenset()
-_serial = itertools.count()
+
+MIN_CACHED_SOURCE = 16_384
+"""Plan sources shorter than this compile in about a millisecond: not cached."""
+
+MAX_CACHED_PLANS = 1024
+"""The most compiled plan functions kept in the cache directory (the oldest written go)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +181,26 @@ def generate(
     else:
         lines.append(f"    return {ref(root)}")
     source = "\n".join(lines) + "\n"
-    filename = f"<xlapy plan {name} #{next(_serial)}>"
-    exec(compile(source, filename, "exec"), namespace)
+    digest = hashlib.sha256(importlib.util.MAGIC_NUMBER + source.encode()).hexdigest()[:32]
+    filename = f"<xlapy plan {name} {digest[:12]}>"
+    exec(_compiled(source, filename, digest), namespace)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     return PlanCode(source, namespace[function_name], line_slots, tuple(conditional))
+
+
+def _compiled(source: str, filename: str, digest: str) -> CodeType:
+    """``compile(source, filename)``, read from the cache directory when an earlier process
+    compiled the same source (``digest``) and stored there when it is long."""
+    if len(source) < MIN_CACHED_SOURCE:
+        return compile(source, filename, "exec")
+    data = read_entry("plans", digest)
+    if data is not None:
+        try:
+            code = marshal.loads(data)
+        except (EOFError, ValueError, TypeError):  # a damaged entry: compiled again
+            code = None
+        if isinstance(code, CodeType) and code.co_filename == filename:
+            return code
+    code = compile(source, filename, "exec")
+    write_entry("plans", digest, marshal.dumps(code), MAX_CACHED_PLANS)
+    return code
