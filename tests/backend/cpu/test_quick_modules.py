@@ -10,8 +10,10 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from xlapy.backend.cpu import kernel, kernels
+from xlapy.ir.opcode import Opcode
 
 
 def test_each_quick_module_registers_only_the_opcodes_it_lists() -> None:
@@ -75,3 +77,20 @@ def test_a_quick_plan_imports_the_kernel_modules_of_its_opcodes(tmp_path) -> Non
         "scatter_numpy",
     }
     assert ast.literal_eval(indexing) == []
+
+
+def test_a_quick_module_factory_for_an_unlisted_opcode_is_refused() -> None:
+    def factory(instr: object, options: object) -> None:
+        raise kernel.NoKernel("never built")
+
+    factory.__module__ = f"{kernels.__name__}.basic"
+    with pytest.raises(RuntimeError, match=r"serves sort, which kernel\.QUICK_MODULES does not"):
+        kernel.kernel_for(Opcode.SORT)(factory)
+    assert all(e.factory is not factory for e in kernel.KERNELS.get(Opcode.SORT, []))
+    factory.__module__ = f"{kernels.__name__}.not_a_quick_module"
+    try:
+        kernel.kernel_for(Opcode.SORT, priority=-99)(factory)
+    finally:
+        kernel.KERNELS[Opcode.SORT] = [
+            e for e in kernel.KERNELS[Opcode.SORT] if e.factory is not factory
+        ]

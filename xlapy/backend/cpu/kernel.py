@@ -205,6 +205,15 @@ def kernel_for(*opcodes: Opcode, priority: int = 0) -> Callable[[KernelFactory],
     """Registers the decorated factory for ``opcodes``; higher ``priority`` is tried first."""
 
     def register(factory: KernelFactory) -> KernelFactory:
+        module = factory.__module__
+        quick = QUICK_MODULES.get(module.rsplit(".", 1)[-1])
+        if quick is not None and module.startswith(f"{__package__}.kernels."):
+            unlisted = [op.value for op in opcodes if op not in quick]
+            if unlisted:  # the quick tier would never try it: a mistake, said at import
+                raise RuntimeError(
+                    f"{module}.{factory.__name__} serves {', '.join(unlisted)}, which "
+                    f"kernel.QUICK_MODULES does not list for {module}: add them there"
+                )
         for opcode in opcodes:  # a new list: a thread planning meanwhile reads a whole one
             entries = [*KERNELS.get(opcode, []), _Entry(priority, factory)]
             KERNELS[opcode] = sorted(entries, key=lambda e: -e.priority)
@@ -229,6 +238,7 @@ def _quick_modules() -> dict[str, frozenset[Opcode]]:
                 Opcode.AFTER_ALL,
                 Opcode.RESHAPE,
                 Opcode.BITCAST,
+                Opcode.BROADCAST,
             }
         ),
         "complex_elementwise": elementwise,
@@ -251,8 +261,8 @@ compilation. A quick plan imports only the modules of its own opcodes (importing
 and the interpreter evals and indexing analysis they use, took ~30-40 ms: more than XLA's
 whole compile of a small program). The quick tier never tries the other modules' factories,
 even once they are loaded (a tier's plan does not depend on what the process compiled
-before). ``tests/backend/cpu/test_quick_modules.py`` checks that each module registers no
-opcode beyond its set (a missing one would leave its kernel off the quick tier)."""
+before). ``kernel_for`` refuses, when the module is imported, a factory of one of these
+modules for an opcode its set does not list (the quick tier would never try it)."""
 
 _quick: dict[Opcode, list[KernelFactory]] = {}
 """The quick tier's factories per opcode (complete once the modules of ``QUICK_MODULES`` that
