@@ -1,7 +1,8 @@
 """The compiled ``fft`` kernel and the whole-array complex elementwise kernels against the
 interpreter, bit for bit: JAX's lowerings of fft/ifft/rfft2/irfft2 and complex arithmetic in
 complex64 and complex128, an empty batch, NaN and infinite inputs, with and without flushing;
-the report shows no interpreter eval for the fft or the complex ops."""
+the report shows no interpreter eval for the fft or the complex ops. The transforms run on one
+thread and, however small, on three (``threads``): the same bits."""
 
 import jax
 import jax.numpy as jnp
@@ -54,7 +55,19 @@ def _args(name, dtype, batch, seed=0):
     return PROGRAMS[name][1](r, c, real, batch)
 
 
-def _compare(fn, args, flush=False):
+@pytest.fixture(params=[1, 3])
+def threads(request, monkeypatch):
+    """How many threads every fft kernel compiled in the test runs on."""
+    from xlapy.backend.cpu.kernels import blas, fft
+
+    if request.param > 1:
+        monkeypatch.setattr(fft, "_SPLIT_WORK", 0.0)
+        monkeypatch.setattr(fft, "_spare_core", lambda: True)
+        monkeypatch.setattr(blas, "workers", lambda: request.param)
+    return request.param
+
+
+def _compare(fn, args, flush=False, threads=1):
     with jax.enable_x64(True):  # c128 arguments stay wide; no other test sees the flag
         text = jax.jit(fn).lower(*args).as_text()
     module = xlapy.load(text)
@@ -62,6 +75,10 @@ def _compare(fn, args, flush=False):
     report = exe.report()
     fallbacks = [line for line in report.splitlines() if " fallback " in f" {line} "]
     assert not fallbacks, report
+    ffts = [line for line in report.splitlines() if " scipy.fft " in line]
+    assert ffts, report
+    split = [line for line in ffts if " 3 threads when a core is idle" in line]
+    assert len(split) == (len(ffts) if threads > 1 else 0), report
     got = exe(*args)
     want = xlapy.run(module, *args, platform="interpreter", flush_denormals=flush)
     return assert_outputs_same(got, want)
@@ -69,10 +86,10 @@ def _compare(fn, args, flush=False):
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 @pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
-def test_fft_programs_match_the_interpreter(name, dtype):
+def test_fft_programs_match_the_interpreter(name, dtype, threads):
     fn, _ = PROGRAMS[name]
     args = _args(name, dtype, (3,))
-    want = _compare(fn, args)
+    want = _compare(fn, args, threads=threads)
     with jax.enable_x64(True):
         xla = fn(*args)
     xla = xla if isinstance(xla, tuple) else (xla,)
@@ -88,7 +105,7 @@ def test_fft_programs_empty_batch(name):
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_fft_programs_nan_inf_and_flushing(name):
+def test_fft_programs_nan_inf_and_flushing(name, threads):
     fn, _ = PROGRAMS[name]
     args = _args(name, np.complex64, (2,), seed=5)
     flat = args[0].reshape(-1)
@@ -96,5 +113,31 @@ def test_fft_programs_nan_inf_and_flushing(name):
     flat[1] = np.inf
     flat[2] = 1e-40  # subnormal in f32
     args[-1].reshape(-1)[3] = -1e-41
-    _compare(fn, args)
-    _compare(fn, args, flush=True)
+    _compare(fn, args, threads=threads)
+    _compare(fn, args, flush=True, threads=threads)
+
+
+def test_fft_threads_only_when_other_processes_leave_a_core(monkeypatch):
+    """``_spare_core``: the machine's busy CPU seconds less this process's, per interval,
+    must leave a core (of 2) idle; the first reading has no interval: not spare."""
+    import types
+
+    from xlapy.backend.cpu.kernels import blas, fft
+
+    clock = {"now": 100.0, "ours": 5.0, "busy": 1000.0}
+    monkeypatch.setattr(blas, "workers", lambda: 2)
+    monkeypatch.setattr(fft, "_last", {"at": -float("inf"), "busy": 0.0, "ours": 0.0})
+    monkeypatch.setattr(fft, "_machine_busy_seconds", lambda: clock["busy"])
+    monkeypatch.setattr(
+        fft,
+        "time",
+        types.SimpleNamespace(monotonic=lambda: clock["now"], process_time=lambda: clock["ours"]),
+    )
+    seen = [fft._spare_core()]
+    for ours, others in ((1.0, 0.2), (1.9, 0.05), (0.5, 0.9), (0.0, 0.0)):
+        clock["now"] += 1.0
+        clock["ours"] += ours
+        clock["busy"] += ours + others
+        seen.append(fft._spare_core())
+    assert seen == [False, True, True, False, True]
+    assert fft._spare_core() is True  # within _CHECK_SECONDS: the last reading

@@ -107,11 +107,18 @@ _FORWARD, _INVERSE = 0, 2
 
 
 def transform(
-    x: Array, fft_type: FftType, lengths: list[int], dtype: Any, dims: Sequence[int]
+    x: Array,
+    fft_type: FftType,
+    lengths: list[int],
+    dtype: Any,
+    dims: Sequence[int],
+    threads: int = 1,
 ) -> Array:
     """The transform of checked operand ``x`` as a new array of ``dtype`` and ``dims``
     (``scipy.fft.fftn``, ``ifftn``, ``rfftn(s=lengths)`` or ``irfftn(s=lengths)`` over the
-    innermost ``len(lengths)`` axes, one thread)."""
+    innermost ``len(lengths)`` axes) on ``threads`` threads: pocketfft splits the 1-D
+    transforms along each axis between them, each computed as on one thread, so the values
+    do not depend on ``threads``."""
     axes = tuple(range(x.ndim - len(lengths), x.ndim))
     if x.size == 0 or 0 in lengths:
         return np.zeros(dims, dtype=dtype)
@@ -120,12 +127,12 @@ def transform(
     complex_type = np.complex64 if dtype in (np.complex64, np.float32) else np.complex128
     real_type = np.float32 if complex_type == np.complex64 else np.float64
     if fft_type is FftType.FFT:
-        result = pfft.c2c(x.astype(complex_type, copy=False), axes, True, _FORWARD, None, 1)
+        result = pfft.c2c(x.astype(complex_type, copy=False), axes, True, _FORWARD, None, threads)
     elif fft_type is FftType.IFFT:
-        result = pfft.c2c(x.astype(complex_type, copy=False), axes, False, _INVERSE, None, 1)
+        result = pfft.c2c(x.astype(complex_type, copy=False), axes, False, _INVERSE, None, threads)
     elif fft_type is FftType.RFFT:
-        result = pfft.r2c(x.astype(real_type, copy=False), axes, True, _FORWARD, None, 1)
+        result = pfft.r2c(x.astype(real_type, copy=False), axes, True, _FORWARD, None, threads)
     else:
         spectrum = x.astype(complex_type, copy=False)
-        result = pfft.c2r(spectrum, axes, lengths[-1], False, _INVERSE, None, 1)
+        result = pfft.c2r(spectrum, axes, lengths[-1], False, _INVERSE, None, threads)
     return np.asarray(result).astype(dtype, copy=False)
