@@ -1,8 +1,10 @@
 """``blas.run_parallel``: tasks over the pool threads and the calling thread, which runs a task
-itself when no pool thread has started it (every pool thread busy, or not yet scheduled)."""
+itself when no pool thread has started it (every pool thread busy, or not yet scheduled);
+``blas.spare_core``: whether other processes leave a core idle."""
 
 import threading
 import time
+import types
 
 from xlapy.backend.cpu.kernels import blas
 
@@ -39,3 +41,25 @@ def test_a_task_no_pool_thread_started_runs_on_the_caller():
             future.result()
     assert ran_on == [threading.get_ident()]
     assert elapsed < 5
+
+
+def test_spare_core_when_other_processes_leave_one(monkeypatch):
+    """``spare_core``: the machine's busy CPU seconds less this process's, per interval,
+    must leave a core (of 2) idle; the first reading has no interval: not spare."""
+    clock = {"now": 100.0, "ours": 5.0, "busy": 1000.0}
+    monkeypatch.setattr(blas, "workers", lambda: 2)
+    monkeypatch.setattr(blas, "_last", {"at": -float("inf"), "busy": 0.0, "ours": 0.0})
+    monkeypatch.setattr(blas, "_machine_busy_seconds", lambda: clock["busy"])
+    monkeypatch.setattr(
+        blas,
+        "time",
+        types.SimpleNamespace(monotonic=lambda: clock["now"], process_time=lambda: clock["ours"]),
+    )
+    seen = [blas.spare_core()]
+    for ours, others in ((1.0, 0.2), (1.9, 0.05), (0.5, 0.9), (0.0, 0.0)):
+        clock["now"] += 1.0
+        clock["ours"] += ours
+        clock["busy"] += ours + others
+        seen.append(blas.spare_core())
+    assert seen == [False, True, True, False, True]
+    assert blas.spare_core() is True  # within _CHECK_SECONDS: the last reading

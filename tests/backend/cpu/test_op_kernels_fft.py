@@ -62,7 +62,7 @@ def threads(request, monkeypatch):
 
     if request.param > 1:
         monkeypatch.setattr(fft, "_SPLIT_WORK", 0.0)
-        monkeypatch.setattr(fft, "_spare_core", lambda: True)
+        monkeypatch.setattr(blas, "spare_core", lambda: True)
         monkeypatch.setattr(blas, "workers", lambda: request.param)
     return request.param
 
@@ -115,29 +115,3 @@ def test_fft_programs_nan_inf_and_flushing(name, threads):
     args[-1].reshape(-1)[3] = -1e-41
     _compare(fn, args, threads=threads)
     _compare(fn, args, flush=True, threads=threads)
-
-
-def test_fft_threads_only_when_other_processes_leave_a_core(monkeypatch):
-    """``_spare_core``: the machine's busy CPU seconds less this process's, per interval,
-    must leave a core (of 2) idle; the first reading has no interval: not spare."""
-    import types
-
-    from xlapy.backend.cpu.kernels import blas, fft
-
-    clock = {"now": 100.0, "ours": 5.0, "busy": 1000.0}
-    monkeypatch.setattr(blas, "workers", lambda: 2)
-    monkeypatch.setattr(fft, "_last", {"at": -float("inf"), "busy": 0.0, "ours": 0.0})
-    monkeypatch.setattr(fft, "_machine_busy_seconds", lambda: clock["busy"])
-    monkeypatch.setattr(
-        fft,
-        "time",
-        types.SimpleNamespace(monotonic=lambda: clock["now"], process_time=lambda: clock["ours"]),
-    )
-    seen = [fft._spare_core()]
-    for ours, others in ((1.0, 0.2), (1.9, 0.05), (0.5, 0.9), (0.0, 0.0)):
-        clock["now"] += 1.0
-        clock["ours"] += ours
-        clock["busy"] += ours + others
-        seen.append(fft._spare_core())
-    assert seen == [False, True, True, False, True]
-    assert fft._spare_core() is True  # within _CHECK_SECONDS: the last reading

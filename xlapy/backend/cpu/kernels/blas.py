@@ -18,6 +18,7 @@ import ctypes
 import math
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
@@ -78,6 +79,41 @@ def one_thread() -> Iterator[None]:
         yield
     finally:
         _set_local(previous)
+
+
+_CHECK_SECONDS = 0.5
+"""How long one reading of the other processes' CPU use is trusted."""
+
+_last = {"at": -math.inf, "busy": 0.0, "ours": 0.0, "spare": False}
+"""The last reading: when (``time.monotonic``), the machine's busy CPU seconds, this
+process's CPU seconds, and whether a core was spare."""
+
+
+def _machine_busy_seconds() -> float | None:
+    """CPU seconds every core of the machine spent busy since boot (``/proc/stat``: all but
+    idle and iowait), or None where there is no such file."""
+    try:
+        with open("/proc/stat", "rb") as f:
+            ticks = [int(v) for v in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def spare_core() -> bool:
+    """Whether, over the last half second or so, other processes left a core idle besides
+    the one the calling thread runs on (their CPU use: the machine's less this process's):
+    work split over threads that wait for each other is only worth it then. Without
+    ``/proc/stat``: always; before a first interval was measured: never."""
+    now = time.monotonic()
+    if now - _last["at"] > _CHECK_SECONDS:
+        busy, ours = _machine_busy_seconds(), time.process_time()
+        if busy is None:
+            return True
+        others = (busy - _last["busy"]) - (ours - _last["ours"])
+        spare = _last["at"] > -math.inf and others <= (workers() - 1.5) * (now - _last["at"])
+        _last.update(at=now, busy=busy, ours=ours, spare=spare)
+    return bool(_last["spare"])
 
 
 def run_parallel(tasks: list[Callable[[], None]]) -> None:

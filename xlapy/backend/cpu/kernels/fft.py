@@ -8,8 +8,6 @@ spare, as XLA:CPU runs its FFTs on its threads. The values are the interpreter's
 from __future__ import annotations
 
 import math
-import os
-import time
 
 import numpy as np
 
@@ -21,45 +19,12 @@ from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
 _SPLIT_WORK = 5e5
-"""A transform of at least this many ``elements x log2(points)`` may run on every core: 64
-1024-point c64 FFTs (6.6e5) take ~0.33 ms on one core, 16 64x64 f32 RFFTs (7.9e5) ~0.14
-ms, a hand-off to pocketfft's threads some 30-40 us."""
-
-_CHECK_SECONDS = 0.5
-"""How long one reading of the other processes' CPU use is trusted."""
-
-_last = {"at": -math.inf, "busy": 0.0, "ours": 0.0, "spare": False}
-"""The last reading: when (``time.monotonic``), the machine's busy CPU seconds, this
-process's CPU seconds, and whether a core was spare."""
-
-
-def _machine_busy_seconds() -> float | None:
-    """CPU seconds every core of the machine spent busy since boot (``/proc/stat``: all but
-    idle and iowait), or None where there is no such file."""
-    try:
-        with open("/proc/stat", "rb") as f:
-            ticks = [int(v) for v in f.readline().split()[1:]]
-    except (OSError, ValueError):
-        return None
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
-
-
-def _spare_core() -> bool:
-    """Whether, over the last half second or so, other processes left a core idle besides
-    the one this process runs on (their CPU use: the machine's less this process's). pocketfft
-    gives each of its threads a fixed share and waits for all: when other processes hold the
-    cores, a thread the scheduler runs late holds the transform up (16 64x64 RFFTs measured
-    0.15 ms on one thread, 1.8 ms on two under a load of 6 on 2 cores). Without
-    ``/proc/stat``: always; before a first interval was measured: never."""
-    now = time.monotonic()
-    if now - _last["at"] > _CHECK_SECONDS:
-        busy, ours = _machine_busy_seconds(), time.process_time()
-        if busy is None:
-            return True
-        others = (busy - _last["busy"]) - (ours - _last["ours"])
-        spare = _last["at"] > -math.inf and others <= (blas.workers() - 1.5) * (now - _last["at"])
-        _last.update(at=now, busy=busy, ours=ours, spare=spare)
-    return bool(_last["spare"])
+"""A transform of at least this many ``elements x log2(points)`` runs on every core when
+other processes leave one idle (``blas.spare_core``: pocketfft gives each of its threads a
+fixed share and waits for all, so a thread the scheduler runs late holds the transform up;
+16 64x64 RFFTs measured 0.15 ms on one thread, 1.8 ms on two under a load of 6 on 2
+cores): 64 1024-point c64 FFTs (6.6e5) take ~0.33 ms on one core, 16 64x64 f32 RFFTs
+(7.9e5) ~0.14 ms, a hand-off to pocketfft's threads some 30-40 us."""
 
 
 @kernel_for(Opcode.FFT)
@@ -83,7 +48,7 @@ def fft_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return Kernel(run=run, how=how, views=())
 
     def run_split(operands: list[Value], ctx: RunContext) -> Value:
-        threads = cores if _spare_core() else 1
+        threads = cores if blas.spare_core() else 1
         return transform(np.asarray(operands[0]), fft_type, lengths, dtype, dims, threads)
 
     return Kernel(run=run_split, how=f"{how}, {cores} threads when a core is idle", views=())
