@@ -10,6 +10,7 @@ from op_kernels_util import assert_close, assert_same, run_both, shape_text, typ
 
 import xlapy
 from xlapy.backend.cpu.codegen.scan_rules import cumulative
+from xlapy.backend.cpu.kernel import generated_kernels
 from xlapy.ir.attrs import Window
 from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo
@@ -152,6 +153,10 @@ def test_scan_kernel_against_interpreter(dtype, op, init, reverse):
     text = scan_text(x, axis, reverse, op, init, swapped=case % 2 == 1)
     got, want, kernel = run_both(text, x, np.array(init, dtype))
     assert "row scan" in kernel.how or "column scan" in kernel.how
+    with generated_kernels(False):  # the quick tier: the compiled bits
+        quick, _, quick_kernel = run_both(text, x, np.array(init, dtype))
+    assert quick_kernel.how.startswith("numpy accumulate")
+    assert_same(quick, got)
     floating = np.dtype(dtype).kind == "f" or dtype is BF16
     reassociated = reverse and floating and op in FLOAT_REASSOCIATED
     assert kernel.exact is not reassociated
@@ -165,6 +170,40 @@ def test_scan_kernel_against_interpreter(dtype, op, init, reverse):
         np.where(finite, want, 0).astype(np.float64),
         rtol=1e-2,
     )
+
+
+@pytest.mark.parametrize("reverse", [False, True])
+@pytest.mark.parametrize(
+    ("dtype", "op", "init"),
+    [(t, "add", 0.0) for t in (np.float32, np.float64, F16, BF16)]
+    + [(t, "multiply", 1.0) for t in (np.float32, np.float64, F16, BF16)],
+    ids=str,
+)
+def test_quick_float_sums_and_products_give_the_compiled_bits(dtype, op, init, reverse):
+    """Without NaN inputs (those take the stepwise scan) the quick tier's numpy accumulate
+    rounds every step in the element type in the compiled scan's order: signed zeros,
+    infinities and the NaNs they make (inf - inf) alike, along long rows and columns."""
+    case = [np.float32, np.float64, F16, BF16].index(dtype) + 4 * (op == "multiply")
+    axis = case % 2
+    rng = np.random.default_rng(40 + case)
+    x = operand(rng, dtype, (300, 3) if axis == 0 else (3, 300))
+    if op == "multiply":
+        x = (1 + x.astype(np.float32) / 64).astype(dtype)  # products stay finite for a while
+    flat = x.reshape(-1)
+    flat[np.isnan(flat.astype(np.float32))] = np.inf
+    flat[rng.integers(0, flat.size, 8)] = -0.0
+    line = np.moveaxis(x, axis, 0)[:, 1]  # a NaN made mid-scan: inf - inf, or inf * 0
+    line[[5, 9]] = (np.inf, -np.inf) if op == "add" else (np.inf, 0.0)
+    text = scan_text(x, axis, reverse, op, init, swapped=case % 3 == 1)
+    got, want, _ = run_both(text, x, np.array(init, dtype))
+    with generated_kernels(False):
+        quick, _, quick_kernel = run_both(text, x, np.array(init, dtype))
+    assert quick_kernel.how.startswith("numpy accumulate")
+    assert_same(quick, got)
+    if not reverse:
+        assert_same(quick, want)
+    assert np.isnan(want.astype(np.float32)).any()
+    assert not np.isnan(x.astype(np.float32)).any()
 
 
 def test_scan_kernel_sizes_and_empty_dims():

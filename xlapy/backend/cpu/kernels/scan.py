@@ -32,6 +32,7 @@ from xlapy.backend.cpu.kernel import (
     generating,
     kernel_for,
 )
+from xlapy.backend.cpu.kernels.scan_accumulate import accumulate
 from xlapy.indexing.per_op import instruction_summary
 from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
@@ -106,6 +107,7 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     axis, reverse = found
     exact = not reverse or exactly_associative(instr)
     steps = stepwise(instr, axis, reverse)
+    fast = accumulate(instr, axis, reverse, options.flush_denormals)
     comp: HloComputation = instr.attrs.to_apply
     checked: list[tuple[bytes, bool]] = [(b"", False)]  # the last init values seen
 
@@ -116,13 +118,20 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         if seen != key:
             ok = idempotent(ctx.evaluator, comp, inits)
             checked[0] = (key, ok)
+        if ok and fast is not None:
+            scanned = fast(np.asarray(operands[0]), inits[0])
+            if scanned is not None:
+                return collate(instr, [scanned])
         if ok:
             return steps(operands, ctx)
         return reduce_window(ctx.evaluator, instr, operands)
 
+    how = "stepwise scan by the interpreter's reducer, all rows per step"
+    if fast is not None:
+        how = f"numpy accumulate (NaN sums and products: {how})"
     return Kernel(
         run=run,
-        how=f"stepwise scan by the interpreter's reducer, all rows per step ({reason})",
+        how=f"{how} ({reason})",
         exact=exact,
         notes=() if exact else ("reversed: reassociated from the end",),
         views=(),
