@@ -141,7 +141,7 @@ SCATTER_TYPES = {
     np.complex64: ["replace", "add"],
     np.complex128: ["replace", "add"],
     ml_dtypes.bfloat16: ["replace"],
-    np.float16: ["replace"],
+    np.float16: ["replace", "add", "add_swapped", "multiply"],
 }
 
 
@@ -234,11 +234,11 @@ def test_scatter_unrecognised_update_computation_has_no_kernel():
     body = "  s = f32[] add(x, y)\n  ROOT r = f32[] multiply(s, y)"
     with pytest.raises(NoKernel, match="update computation"):
         build(parse_hlo(scatter_text(operand, idx, upd, attrs, body, "f32")).entry.root)
-    body = "  ROOT r = bf16[] add(x, y)"
-    operand = operand.astype(ml_dtypes.bfloat16)
-    upd = upd.astype(ml_dtypes.bfloat16)
-    with pytest.raises(NoKernel, match="bf16"):
-        build(parse_hlo(scatter_text(operand, idx, upd, attrs, body, "bf16")).entry.root)
+    body = "  ROOT r = c64[] multiply(x, y)"
+    operand = operand.astype(np.complex64)
+    upd = upd.astype(np.complex64)
+    with pytest.raises(NoKernel, match="multiply of c64"):
+        build(parse_hlo(scatter_text(operand, idx, upd, attrs, body, "c64")).entry.root)
 
 
 def test_scatter_variadic_replace():
@@ -321,10 +321,12 @@ def test_scatter_add_holding_a_window_keeps_the_order(operand, window, ids):
 
 def _nans(dtype, count, rng):
     """``count`` NaNs of ``dtype`` with distinct payloads, either sign."""
-    bits = np.dtype(f"u{np.dtype(dtype).itemsize}")
-    exponent = {4: 0x7F800000, 8: 0x7FF0000000000000}[bits.itemsize]
-    payload = rng.integers(1, 1 << 20, count).astype(bits)
-    sign = rng.integers(0, 2, count).astype(bits) << bits.type(8 * bits.itemsize - 1)
+    size = np.dtype(dtype).itemsize
+    fraction = {"float16": 10, "bfloat16": 7, "float32": 23, "float64": 52}[np.dtype(dtype).name]
+    bits = np.dtype(f"u{size}")
+    exponent = ((1 << (8 * size - 1)) - 1) >> fraction << fraction
+    payload = rng.integers(1, 1 << min(fraction, 20), count).astype(bits)
+    sign = rng.integers(0, 2, count).astype(bits) << bits.type(8 * size - 1)
     return (sign | bits.type(exponent) | payload).view(dtype)
 
 
@@ -355,7 +357,7 @@ def test_scatter_ieee_max_min_nans_and_signed_zeros(dtype, body):
         "update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
         "index_vector_dim=1"
     )
-    t = "f32" if dtype == np.float32 else "f64"
+    t = type_name(start)
     text = scatter_text(start, idx, upd, attrs, body.format(t=t), t)
     got, want, _ = run_both(text, start, idx, upd)
     assert_same(got, want)
@@ -394,14 +396,39 @@ def test_quick_scatter_segment_sum_in_order(dtype):
 
 
 def test_quick_scatter_declines_what_the_compiled_kernel_declines():
-    """bf16 add (no exact numpy ufunc.at in the element's type) is left to the interpreter's
-    eval on the quick tier too."""
-    operand = np.zeros(4, ml_dtypes.bfloat16)
+    """A complex multiply (numpy's may round otherwise than the interpreter's) is left to the
+    interpreter's eval on the quick tier too."""
+    operand = np.zeros(4, np.complex64)
     idx = np.zeros((1, 1), np.int32)
     attrs = (
         "update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
         "index_vector_dim=1"
     )
-    text = scatter_text(operand, idx, operand[:1], attrs, "  ROOT r = bf16[] add(x, y)", "bf16")
-    with generated_kernels(False), pytest.raises(NoKernel, match="bf16"):
+    text = scatter_text(operand, idx, operand[:1], attrs, "  ROOT r = c64[] multiply(x, y)", "c64")
+    with generated_kernels(False), pytest.raises(NoKernel, match="multiply of c64"):
         build(parse_hlo(text).entry.root)
+
+
+@pytest.mark.parametrize("op", ["add", "multiply"])
+def test_f16_scatter_add_runs_numpy_on_both_tiers(op):
+    """f16 scatter-add/multiply (the numba loop declines them): the numpy kernel on the
+    compiled tier too, many updates per target, the interpreter's bits (each step rounded
+    once; NaNs of any payload, infinities, overflow)."""
+    dtype = np.float16
+    rng = np.random.default_rng(4)
+    count, size = 5000, 32
+    start = (rng.standard_normal(size) * 100).astype(dtype)
+    upd = (rng.standard_normal(count) * (100 if op == "add" else 1.5)).astype(dtype)
+    start[[3, 7]] = _nans(dtype, 2, rng)
+    upd[rng.choice(count, 30, replace=False)] = _nans(dtype, 30, rng)
+    upd[[5, 9]] = np.array([np.inf, -np.inf], dtype)
+    idx = rng.integers(-2, size + 2, (count, 1)).astype(np.int32)
+    attrs = (
+        "update_window_dims={}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, "
+        "index_vector_dim=1"
+    )
+    t = type_name(start)
+    text = scatter_text(start, idx, upd, attrs, f"  ROOT r = {t}[] {op}(x, y)", t)
+    got, want, kernel = run_both(text, start, idx, upd)
+    assert kernel.how.startswith("numpy scatter"), kernel.how
+    assert_same(got, want)

@@ -185,11 +185,17 @@ def _replaces(comp: HloComputation, n: int) -> bool:
     )
 
 
-def combiner(comp: HloComputation, n: int, t: ElementType, flush: bool) -> tuple[int, bool]:
+def combiner(
+    comp: HloComputation, n: int, t: ElementType, flush: bool, half_floats: bool = False
+) -> tuple[int, bool]:
     """``(op, swapped)`` of a recognised update computation for element type ``t``:
     replacement of any type; one binary op of native-width integers and of pred (as
-    or/and/xor); add/multiply/IEEE max/min of f32 and f64 (not under ``flush``); add of
-    complex numbers. ``swapped``: the computation applies the op to (update, current)."""
+    or/and/xor); add/multiply/IEEE max/min of f32 and f64, add/multiply of f16 with
+    ``half_floats`` (numpy's, computed in f32 and rounded once: the correctly rounded result,
+    f32 having more than twice its precision, NaNs as the interpreter's; not its max/min,
+    whose NaNs the interpreter quiets through f32, nor bf16, whose ml_dtypes add gives NaNs
+    another sign), not under ``flush``; add of complex numbers. ``swapped``: the
+    computation applies the op to (update, current)."""
     if _replaces(comp, n):
         return REPLACE, False
     op = simple_binary_reducer(comp) if n == 1 else None
@@ -202,7 +208,8 @@ def combiner(comp: HloComputation, n: int, t: ElementType, flush: bool) -> tuple
     native_int = t.is_integer and t.bits == 8 * np.dtype(t.numpy).itemsize
     if native_int:
         return code, swapped
-    if t in _NATIVE_FLOATS or (t.is_complex and code == ADD):
+    half = half_floats and t == dtypes.F16 and code in (ADD, MUL)
+    if half or t in _NATIVE_FLOATS or (t.is_complex and code == ADD):
         if flush:
             raise NoKernel("floats under flush_denormals")
         if code in (AND, OR, XOR):
@@ -233,9 +240,9 @@ class ScatterLayout(NamedTuple):
     operand_dims: tuple[int, ...]
 
 
-def scatter_layout(instr: HloInstruction, flush: bool) -> ScatterLayout:
-    """The layout of a scatter with a recognised update computation (NoKernel otherwise, or
-    when its operands disagree: the interpreter reports those)."""
+def scatter_layout(instr: HloInstruction, flush: bool, half_floats: bool = False) -> ScatterLayout:
+    """The layout of a scatter with a recognised update computation (``combiner``; NoKernel
+    otherwise, or when its operands disagree: the interpreter reports those)."""
     n = (len(instr.operands) - 1) // 2
     shapes = [o.shape for o in instr.operands]
     require_static(instr, *shapes)
@@ -246,7 +253,7 @@ def scatter_layout(instr: HloInstruction, flush: bool) -> ScatterLayout:
         s.element_type is not shapes[i].element_type for i, s in enumerate(shapes[n + 1 :])
     ):
         raise NoKernel("inputs and updates of different types or shapes")
-    op, swapped = combiner(instr.attrs.to_apply, n, t, flush)
+    op, swapped = combiner(instr.attrs.to_apply, n, t, flush, half_floats)
     a = instr.attrs
     dims = shapes[0].dims
     rank = len(dims)

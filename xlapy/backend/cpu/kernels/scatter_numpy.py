@@ -1,5 +1,6 @@
 """The quick tier's ``scatter`` (numpy alone, no numba to import or compile): the scatters the
-compiled kernel runs (``scatter_gather_rules.combiner``), with its bits.
+compiled kernel runs (``scatter_gather_rules.combiner``), with its bits, and f16 add and
+multiply, with the interpreter's.
 
 Every update element goes to ``result_index = full_start_index + full_batching_index +
 full_window_index`` (OPS.md Scatter), a window skipped unless it fits whole (XLA), the
@@ -8,15 +9,18 @@ row-major), as the compiled loop takes them:
 
 - replacement (any type, any number of inputs): the last update of each target wins;
 - add, multiply, max, min, and, or, xor of native-width integers, add/multiply of f32, f64
-  and complex, pred's or/and/xor: ``ufunc.at``, which combines the updates one at a time in
-  index order, each result in the element's own type (integers wrap);
+  and f16, add of complex numbers, pred's or/and/xor: ``ufunc.at``, which combines the
+  updates one at a time in index order, each result in the element's own type (integers
+  wrap; f16 computed in f32 and rounded once, the correctly rounded result);
 - IEEE max/min of f32/f64 (``combiner``'s FMAX/FMIN, the interpreter's maximum/minimum:
   the first NaN operand wins, -0 < +0): without NaNs the result is the largest (smallest)
   value in the total order of the bits, whatever the order; a NaN current value stays, and
   a NaN update wins: the first NaN update of a target (the last one when the computation
   takes (update, current)).
 
-As the compiled kernel, a float add or multiply of two NaNs may keep either payload.
+As the compiled kernel, a float add or multiply of two NaNs may keep either payload. The
+compiled tier's numba loop declines f16 arithmetic; there this kernel (lower priority) runs
+it, rather than the interpreter's eval.
 """
 
 from __future__ import annotations
@@ -125,7 +129,7 @@ def _ieee_extremum(result: Array, targets: Array, values: Array, op: int, swappe
 def numpy_scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     """Scatter with a recognised update computation, by numpy (see the module docstring):
     the compiled kernel's results bit for bit, so the interpreter's."""
-    layout = scatter_layout(instr, options.flush_denormals)
+    layout = scatter_layout(instr, options.flush_denormals, half_floats=True)
     n, op = layout.inputs, layout.op
     width = layout.geometry.window_offsets.size
 
@@ -153,7 +157,8 @@ def numpy_scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kern
                 flat, value = flats[0], values[0]
                 if flat.dtype == np.bool_:  # pred: or/and/xor of 0/1 bytes
                     flat, value = flat.view(np.uint8), value.view(np.uint8)
-                _UFUNCS[op].at(flat, targets, value)
+                with np.errstate(all="ignore"):  # inf - inf, overflow: IEEE results
+                    _UFUNCS[op].at(flat, targets, value)
         return tuple(results) if instr.shape.is_tuple else results[0]
 
     how = f"numpy scatter ({COMBINER_NAMES[layout.op]}, in index order), in place when donated"
