@@ -67,6 +67,16 @@ def total_order_key(x: Array, t: ElementType) -> Array:
     return np.where(signed < 0, signed ^ ((1 << (width - 1)) - 1), signed)
 
 
+def order_keys(values: Array) -> Array:
+    """The bits of floats of a native width (f16, bf16, f32, f64) as signed integers of that
+    width, ordered like ``total_order_key`` (-NaN < -Inf < ... < -0 < +0 < ... < +NaN). The
+    map is its own inverse: ``order_keys(keys)`` gives the bits back (integers of that width
+    are taken as bits)."""
+    ints = values.view(f"i{values.dtype.itemsize}")
+    keys: Array = ints ^ ((ints >> (8 * ints.itemsize - 1)) & np.iinfo(ints.dtype).max)
+    return keys
+
+
 def _signed_view(values: Array, t: ElementType) -> Array:
     """The bit pattern of integer values read as a signed number of ``t.bits`` bits."""
     return numerics.wrap(values, numerics.signed_type(t)).astype(I64)

@@ -29,6 +29,7 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.codegen.scan_rules import reducer_op
+from xlapy.interpreter.evals.compare_select import order_keys
 from xlapy.interpreter.evals.reduce import REDUCER_UFUNCS
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -47,7 +48,6 @@ PRED_UFUNCS = {
     Opcode.XOR: np.logical_xor,
 }
 FLOATS = (dtypes.F16, dtypes.BF16, dtypes.F32, dtypes.F64)
-KEY_TYPES = {2: np.int16, 4: np.int32, 8: np.int64}
 
 
 def accumulate(
@@ -122,15 +122,6 @@ def _rounded(ufunc: np.ufunc, axis: int, reverse: bool) -> Accumulate:
     return run
 
 
-def _keys(values: Array) -> Array:
-    """Integers ordered as the floats ``values`` (NaNs aside), -0 below +0; their own
-    inverse."""
-    ints = values.view(KEY_TYPES[values.dtype.itemsize])
-    sign_bit = ints.dtype.itemsize * 8 - 1
-    result: Array = ints ^ ((ints >> sign_bit) & np.iinfo(ints.dtype).max)
-    return result
-
-
 def _ordered(ufunc: np.ufunc, axis: int, reverse: bool, acc_first: bool) -> Accumulate:
     """Float maxima and minima: running extremes of the keys, then the NaN the scan keeps
     (from the first NaN in processing order on, when the accumulator's NaN wins; else the
@@ -141,15 +132,15 @@ def _ordered(ufunc: np.ufunc, axis: int, reverse: bool, acc_first: bool) -> Accu
         if np.isnan(init):
             return None
         steps = np.flip(x, axis) if reverse else x  # in processing order
-        keys = _keys(steps)
-        start = _keys(np.asarray(init))
+        keys = order_keys(steps)
+        start = order_keys(np.asarray(init))
         nans = np.isnan(steps)
         any_nan = bool(nans.any())
         if any_nan:
             keys[nans] = start  # neutral: every output combines init
         scanned = ufunc.accumulate(keys, axis=axis, out=keys)
         ufunc(scanned, start, out=scanned)
-        out = _keys(scanned).view(x.dtype)
+        out = order_keys(scanned).view(x.dtype)
         if any_nan:
             n = steps.shape[axis]
             where = np.arange(n).reshape((n, *(1,) * (steps.ndim - axis - 1)))

@@ -47,6 +47,7 @@ from xlapy.backend.cpu.kernels.scatter_gather_rules import (
     target_buffer,
     unit_dtype,
 )
+from xlapy.interpreter.evals.compare_select import order_keys
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
@@ -93,13 +94,6 @@ def _winners(targets: Array, last: bool) -> tuple[Array, Array]:
     return hit, targets.size - 1 - from_end
 
 
-def _ordered_keys(bits: Array) -> Array:
-    """The signed integer bits of floats mapped so that integer order is the floats' total
-    order (-NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN); the map is its own inverse."""
-    sign = bits >> (8 * bits.itemsize - 1)  # 0 or -1
-    return bits ^ (sign & np.iinfo(bits.dtype).max)
-
-
 def _ieee_extremum(result: Array, targets: Array, values: Array, op: int, swapped: bool) -> None:
     """``result[t] = max(result[t], u)`` (FMAX; FMIN: min) for every target and update in
     order, as the interpreter's IEEE maximum/minimum of (current, update), or of (update,
@@ -108,14 +102,14 @@ def _ieee_extremum(result: Array, targets: Array, values: Array, op: int, swappe
     hit, slot = np.unique(targets, return_inverse=True)
     current = result.view(signed)[hit]
     current_nan = np.isnan(current.view(result.dtype))
-    keys = _ordered_keys(current)
+    keys = order_keys(current)
     update_bits = values.view(signed)
-    update_keys = _ordered_keys(update_bits)
+    update_keys = order_keys(update_bits)
     update_nan = np.isnan(values)
     limits = np.iinfo(signed)
     update_keys[update_nan] = limits.min if op == FMAX else limits.max  # never chosen
     (np.maximum if op == FMAX else np.minimum).at(keys, slot, update_keys)
-    combined = np.where(current_nan, current, _ordered_keys(keys))
+    combined = np.where(current_nan, current, order_keys(keys))
     if update_nan.any():
         nan_slots, which = _winners(slot[update_nan], last=swapped)
         if not swapped:  # (current, update): a NaN current value stays
