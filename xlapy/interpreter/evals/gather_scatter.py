@@ -225,7 +225,7 @@ def gather(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Valu
 # ---- scatter -------------------------------------------------------------------------------
 
 
-def _replaces(comp: HloComputation, n: int) -> bool:
+def replaces(comp: HloComputation, n: int) -> bool:
     """True for an update computation that returns its update arguments unchanged."""
     root = comp.root
     if n == 1:
@@ -278,7 +278,7 @@ def _apply_updates(
     if targets.size == 0:
         return
     n = len(results)
-    if _replaces(comp, n):
+    if replaces(comp, n):
         # The last update of each target wins: keep the last occurrence of each target.
         reversed_targets = targets[::-1]
         unique, first = np.unique(reversed_targets, return_index=True)

@@ -20,6 +20,7 @@ import numpy as np
 from xlapy import dtypes
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
+from xlapy.interpreter.evals.gather_scatter import replaces
 from xlapy.interpreter.evals.reduce import simple_binary_reducer
 from xlapy.interpreter.evals.slicing import index_values
 from xlapy.ir.computation import HloComputation
@@ -174,17 +175,6 @@ _PRED_OPS = {ADD: OR, MUL: AND, MAX: OR, MIN: AND, AND: AND, OR: OR, XOR: XOR}
 _NATIVE_FLOATS = (dtypes.F32, dtypes.F64)
 
 
-def _replaces(comp: HloComputation, n: int) -> bool:
-    """The computation returns its update arguments unchanged."""
-    root = comp.root
-    if n == 1:
-        return root.opcode is Opcode.PARAMETER and root.parameter_number == 1
-    return root.opcode is Opcode.TUPLE and all(
-        o.opcode is Opcode.PARAMETER and o.parameter_number == n + j
-        for j, o in enumerate(root.operands)
-    )
-
-
 def combiner(
     comp: HloComputation, n: int, t: ElementType, flush: bool, half_floats: bool = False
 ) -> tuple[int, bool]:
@@ -196,7 +186,7 @@ def combiner(
     whose NaNs the interpreter quiets through f32, nor bf16, whose ml_dtypes add gives NaNs
     another sign), not under ``flush``; add of complex numbers. ``swapped``: the
     computation applies the op to (update, current)."""
-    if _replaces(comp, n):
+    if replaces(comp, n):
         return REPLACE, False
     op = simple_binary_reducer(comp) if n == 1 else None
     if op is None or op not in _OPS:
