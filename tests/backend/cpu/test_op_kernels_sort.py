@@ -13,6 +13,7 @@ from op_kernels_util import assert_same, build, random_array, run_both, type_nam
 import xlapy
 from xlapy.backend.cpu.kernel import NoKernel, generated_kernels
 from xlapy.backend.cpu.kernels.radix import stable_argsort
+from xlapy.interpreter.evaluator import DeviceState, Evaluator
 from xlapy.text.hlo_parser import parse_hlo
 
 JAX_KEY = """  ne.{s} = pred[] compare(p.{s}, p.{s}), direction=NE
@@ -183,6 +184,35 @@ def test_sort_complex_key_has_no_kernel():
     text = sort_text([x], "  ROOT r = pred[] compare(p.0, p.1), direction=LT")
     with pytest.raises(NoKernel, match="complex"):
         build(parse_hlo(text).entry.root)
+
+
+@pytest.mark.parametrize(
+    ("index", "n", "iota_dimension"),
+    [("s32", 300, 1), ("u8", 256, 1), ("s8", 300, 1), ("s32", 300, 0)],
+    ids=str,
+)
+def test_argsort_of_an_iota_payload(index, n, iota_dimension):
+    """jax's argsort sorts (x, iota along the dimension): the sorted iota is the order itself
+    when it holds every index (an s8 iota of 300 wraps and one along another dimension
+    repeats: those are gathered), on both tiers, with ties and NaNs."""
+    rng = np.random.default_rng(n + iota_dimension)
+    x = special_floats(rng, np.float32, (4, n))
+    x[:, ::4] = x[:, 1::4]  # ties: the lower index first
+    text = f"""HloModule m
+{comparator(["f32", index], jax_body("f32"))}
+ENTRY e {{
+  a0 = f32[4,{n}] parameter(0)
+  a1 = {index}[4,{n}] iota(), iota_dimension={iota_dimension}
+  ROOT s = (f32[4,{n}], {index}[4,{n}]) sort(a0, a1), dimensions={{1}}, is_stable=true, to_apply=cmp
+}}"""
+    module = parse_hlo(text)
+    iota = Evaluator(module, device=DeviceState()).evaluate(module.entry.root.operands[1], [])
+    for generated in (True, False):
+        with generated_kernels(generated):
+            got, want, _ = run_both(text, x, iota)
+        assert_same(got, want)
+    order = np.argsort(x, axis=1, kind="stable")  # NaNs last, -0 == +0: jax's key order
+    assert_same(want[1], np.take_along_axis(iota, order, axis=1))
 
 
 def test_stable_argsort_long_rows_all_widths():

@@ -51,8 +51,8 @@ def iota_values(shape: Shape, dims: Sequence[int], iota_dimension: int) -> Array
     positions = np.arange(dims[iota_dimension], dtype=np.int64)
     broadcast = [1] * len(dims)
     broadcast[iota_dimension] = dims[iota_dimension]
-    values = np.broadcast_to(positions.reshape(broadcast), tuple(dims))
-    return np.asarray(convert_values(values, dtypes.S64, shape.element_type, flush=False))
+    values = convert_values(positions, dtypes.S64, shape.element_type, flush=False)
+    return np.array(np.broadcast_to(np.reshape(values, broadcast), tuple(dims)))
 
 
 @evaluates(Opcode.IOTA)
