@@ -1,7 +1,8 @@
 """The f32 transcendentals that kernels call (``fast_math.exp_f32``...) are inlined wherever
 they are called: LLVM's inliner, left to its cost model, once kept a call in one unrolled
 copy of a row reduction's loop, which then ran scalar. The wrappers return the bits of the
-functions they wrap."""
+functions they wrap. The float helpers of ``scalar_ops`` (maximum, minimum, flush) are inlined
+into numba's IR and keep their NaN and signed-zero rules."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import numba
 import numpy as np
 import pytest
 
-from xlapy.backend.cpu.codegen import fast_math
+from xlapy.backend.cpu.codegen import fast_math, scalar_ops
 
 U = np.uint64
 
@@ -72,3 +73,30 @@ def test_exp_f32_underflow_to_zero_and_subnormals():
     assert not np.signbit(got[:5]).any()
     assert np.all(np.abs(got.view(np.int32) - want.view(np.int32)) <= 1)
     assert np.isnan(fast_math._exp_f32(np.float32(np.nan)))
+
+
+@pytest.mark.parametrize("name", ["maximum_float", "minimum_float", "flush_f32", "flush_f64"])
+def test_float_helpers_are_inlined_into_numba_ir(name: str) -> None:
+    """maximum, minimum and flush are inlined into the caller's numba IR: called as functions,
+    they left the loop of a fused bias + relu + 2x2 average pool (200K outputs) 6x slower
+    (0.56 vs 0.09 ms)."""
+    assert getattr(scalar_ops, name).targetoptions.get("inline") == "always"
+
+
+def test_inlined_maximum_and_minimum_keep_nan_and_signed_zero_rules() -> None:
+    @numba.njit
+    def apply(a: np.ndarray, b: np.ndarray, hi: np.ndarray, lo: np.ndarray) -> None:
+        for i in range(a.size):
+            hi[i] = scalar_ops.maximum_float(a[i], b[i])
+            lo[i] = scalar_ops.minimum_float(a[i], b[i])
+
+    nan1 = np.array([0x7FC00001], np.uint32).view(np.float32)[0]
+    nan2 = np.array([0xFFC00002], np.uint32).view(np.float32)[0]
+    a = np.array([0.0, -0.0, 1.0, nan1, 2.0, nan1, -np.inf], np.float32)
+    b = np.array([-0.0, 0.0, nan2, 3.0, 2.0, nan2, 5.0], np.float32)
+    hi, lo = np.empty_like(a), np.empty_like(a)
+    apply(a, b, hi, lo)
+    want_hi = np.array([0.0, 0.0, nan2, nan1, 2.0, nan1, 5.0], np.float32)
+    want_lo = np.array([-0.0, -0.0, nan2, nan1, 2.0, nan1, -np.inf], np.float32)
+    assert np.array_equal(hi.view(np.uint32), want_hi.view(np.uint32))
+    assert np.array_equal(lo.view(np.uint32), want_lo.view(np.uint32))

@@ -7,6 +7,10 @@ Each rule is the one of ``xlapy.interpreter.intmath`` / ``numerics`` (the oracle
 per element. Integer helpers take the value widened to int64 (signed types) or uint64
 (unsigned types and bit patterns); the caller truncates the result to its type, which wraps
 in two's complement.
+
+The float helpers of elementwise ops (maximum, minimum, flush) are inlined into the caller's
+numba IR (``inline="always"``): left as calls, LLVM kept them out of line and a loop calling
+one ran scalar (a fused bias + relu + 2x2 average pool, 200K outputs: 0.56 -> 0.09 ms).
 """
 
 from __future__ import annotations
@@ -219,7 +223,7 @@ def power_integer(base: int, exponent: int, signed: bool) -> int:
     return result
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def maximum_float(x: float, y: float) -> float:
     """IEEE maximum: NaN if either is NaN (the first NaN); ``max(-0, +0) = +0``."""
     if x != x:
@@ -231,7 +235,7 @@ def maximum_float(x: float, y: float) -> float:
     return y
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def minimum_float(x: float, y: float) -> float:
     """IEEE minimum: NaN if either is NaN (the first NaN); ``min(-0, +0) = -0``."""
     if x != x:
@@ -247,7 +251,7 @@ _TINY_F32 = np.float32(np.finfo(np.float32).tiny)
 _TINY_F64 = np.float64(np.finfo(np.float64).tiny)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def flush_f32(x: float) -> float:
     """XLA:CPU's flush to zero of an f32 value (bf16 values too, held as f32): a subnormal
     becomes the zero of its sign (``x * 0``); zeros, normal numbers, infinities and NaN are
@@ -255,7 +259,7 @@ def flush_f32(x: float) -> float:
     return x * np.float32(0.0) if abs(x) < _TINY_F32 else x
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def flush_f64(x: float) -> float:
     """``flush_f32`` for f64 values (the f64 threshold)."""
     return x * 0.0 if abs(x) < _TINY_F64 else x
