@@ -174,9 +174,11 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
     row.xla_call = median_seconds(
         lambda: jax.block_until_ready(jitted(*on_device)), args.repeat, args.budget
     )
-    # numpy arguments, as a training loop feeds back xlapy's outputs; a Python scalar (a
-    # TrainState's step) becomes the array JAX makes of it.
-    host = jax.tree_util.tree_map(lambda leaf: np.asarray(jax.numpy.asarray(leaf)), example)
+    # numpy arguments, as a training loop feeds back xlapy's outputs (fresh writable arrays:
+    # numpy's view of a JAX array is read-only, which xlapy copies on every call, 1-1.6 ms on
+    # gpt_adamw's and cnn_adam's 6-10 MB of state); a Python scalar (a TrainState's step)
+    # becomes the array JAX makes of it.
+    host = jax.tree_util.tree_map(lambda leaf: np.array(jax.numpy.asarray(leaf)), example)
     os.environ["XLAPY_CACHE_DIR"] = str(cache)  # the cold child filled it
     ours = xlapy.jit(fn)
     try:
