@@ -158,8 +158,8 @@ GRADIENTS = {
 @pytest.mark.parametrize("case", sorted(GRADIENTS))
 def test_convolutions_of_jax_gradients_run_as_gemm(case):
     """The convolutions JAX's gradients emit run through im2col + GEMM (tap tables for the
-    dilation holes, the padding and the reversed window), within the summation tolerance of
-    the interpreter."""
+    dilation holes, the padding and the reversed window; the weight gradient with positions
+    and taps swapped), within the summation tolerance of the interpreter."""
     lhs_type, rhs_type, out_type, window, labels, groups = GRADIENTS[case]
     text = f"""HloModule m
 ENTRY e {{
@@ -175,6 +175,8 @@ ENTRY e {{
     got, want, kernel = run_both(text, lhs, rhs)
     assert "im2col" in kernel.how
     assert f"{groups} group(s)" in kernel.how
+    # a weight gradient has more window taps than output positions: they run swapped
+    assert ("positions and taps swapped" in kernel.how) == case.startswith("weight")
     assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))
 
 
@@ -209,6 +211,32 @@ def test_convolution_in_small_blocks(monkeypatch, block_bytes, min_rows):
         lhs, rhs, text = random_conv(rng, np.float32, np.float32, "f32", spatial)
         got, want, _ = run_both(text, lhs, rhs)
         assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))
+
+
+def test_swapped_convolutions_match_the_interpreter_and_the_quick_tier(monkeypatch):
+    """Every random float convolution with more taps than output positions (and no base
+    dilation or feature groups) runs swapped: within the summation tolerance of the
+    interpreter, in blocks of rows too, and the quick tier's numpy im2col gives its bits."""
+    from xlapy.backend.cpu.kernel import generated_kernels
+    from xlapy.backend.cpu.kernels import convolution
+
+    monkeypatch.setattr(convolution, "_MIN_SWAPPED_WIDTH", 1)
+    rng = np.random.default_rng(11)
+    swapped = 0
+    for spatial in (1, 2, 3):
+        for block_bytes, min_rows in ((1 << 20, 256), (8, 2)):
+            monkeypatch.setattr(convolution, "_BLOCK_BYTES", block_bytes)
+            monkeypatch.setattr(convolution, "_MIN_ROWS", min_rows)
+            for _ in range(12):
+                lhs, rhs, text = random_conv(rng, np.float32, np.float32, "f32", spatial)
+                got, want, kernel = run_both(text, lhs, rhs)
+                assert_close(got, want, rtol=1e-5 * max(1, lhs.size // 50))
+                if "swapped" in kernel.how:
+                    swapped += 1
+                    with generated_kernels(False):
+                        quick, _, _ = run_both(text, lhs, rhs)
+                    assert_same(quick, got)
+    assert swapped >= 5
 
 
 def test_convolution_flush_denormals_matches_interpreter():
