@@ -226,3 +226,78 @@ def test_reduce_over_no_dimensions_of_an_empty_array():
     (out,) = xlapy.run(module, np.zeros((0, 2), np.int8), platform="interpreter")
     assert out.shape == (0, 2)
     assert out.dtype == np.int8
+
+
+def _swapped(opcode, element_type):
+    """``(p0, p1) -> opcode(p1, p0)``: the combiner must keep the body's operand order."""
+    comp = HloComputation(f"{opcode.value}_{element_type}_swapped")
+    s = Shape.scalar(element_type)
+    a = comp.add_instruction(param(s, 0))
+    b = comp.add_instruction(param(s, 1))
+    comp.add_instruction(HloInstruction(opcode, s, [b, a]), root=True)
+    return comp
+
+
+def _edge_values(element_type, shape, rng):
+    """Random values with NaNs of both signs and payloads, infinities, signed zeros and
+    subnormals mixed in."""
+    dtype = element_type.numpy
+    if element_type.is_complex:
+        out = np.empty(shape, dtype)
+        out.real = _edge_values(dtypes.F32, shape, rng)
+        out.imag = _edge_values(dtypes.F32, shape, rng)
+        return out
+    x = np.asarray(rng.standard_normal(shape) * 4)
+    specials = [np.nan, -np.nan, np.inf, -np.inf, 0.0, -0.0, 1e-40, -3e-39, 1e-310, 6e-8]
+    mask = np.asarray(rng.random(shape) < 0.15)
+    x[mask] = rng.choice(specials, size=int(mask.sum()))
+    out = x.astype(dtype)
+    if dtype == np.float32:  # a NaN with a payload
+        bits = out.view(np.uint32)
+        bits[np.asarray(rng.random(shape) < 0.03)] = 0x7FC01234
+    return out
+
+
+@pytest.mark.parametrize("flush", [False, True])
+@pytest.mark.parametrize("swapped", [False, True])
+@pytest.mark.parametrize(
+    ("opcode", "element_type"),
+    [(op, t) for op in (Opcode.ADD, Opcode.MULTIPLY, Opcode.MAXIMUM, Opcode.MINIMUM)
+     for t in (dtypes.F32, dtypes.F64, dtypes.BF16, dtypes.F16)]
+    + [(Opcode.ADD, dtypes.C64), (Opcode.MULTIPLY, dtypes.C128)],
+)  # fmt: skip
+def test_float_row_reducers_give_the_bits_of_the_body_run_by_the_evaluator(
+    opcode, element_type, swapped, flush, monkeypatch
+):
+    """A one-value float reduce with an ``op(p0, p1)`` body combines whole arrays with the
+    row's eval (``reduce._row_combiner``) instead of running the body per tree level: the
+    same bits as the body run by the evaluator, NaN payloads and flushing included."""
+    from xlapy.interpreter import EvalOptions
+    from xlapy.interpreter.evals import reduce as reduce_module
+
+    rng = np.random.default_rng(7)
+    x = _edge_values(element_type, (3, 37, 5), rng)
+    init = _edge_values(element_type, (), rng)
+    body = (_swapped if swapped else binary)(opcode, element_type)
+
+    def run():
+        operands = [
+            param(Shape.array(element_type, x.shape), 0),
+            param(Shape.scalar(element_type), 1),
+        ]
+        instr = HloInstruction(
+            Opcode.REDUCE, Shape.array(element_type, [3, 5]), operands,
+            {"dimensions": (1,), "to_apply": body},
+        )  # fmt: skip
+        evaluator = Evaluator(HloModule("m"), EvalOptions(flush_denormals=flush))
+        return np.asarray(evaluator.evaluate(instr, [x, np.asarray(init)]))
+
+    assert (
+        reduce_module._row_combiner(Evaluator(HloModule("m")), body, [x.reshape(15, 37)])
+        is not None
+    )
+    fast = run()
+    monkeypatch.setattr(reduce_module, "_row_combiner", lambda ctx, comp, values: None)
+    slow = run()
+    assert fast.dtype == slow.dtype == element_type.numpy
+    assert fast.tobytes() == slow.tobytes()

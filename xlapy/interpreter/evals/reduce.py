@@ -7,13 +7,14 @@ evaluator on whole arrays (``apply_computation``), since they are nearly always 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from xlapy import dtypes
 from xlapy.errors import InvalidArgument, XlaError
-from xlapy.interpreter.evaluator import Evaluator, evaluates
+from xlapy.interpreter.evals.elementwise import ROWS, apply
+from xlapy.interpreter.evaluator import Evaluator, evaluates, evaluator_for
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
@@ -160,12 +161,17 @@ def tree_reduce(
             np.broadcast_to(init, batch).astype(v.dtype)
             for init, v in zip(inits, values, strict=True)
         )
+    row = _row_combiner(ctx, comp, values)
+
+    def combine(args: list[Array]) -> tuple[Array, ...]:
+        return (row(*args),) if row is not None else apply_computation(ctx, comp, args)
+
     current = list(values)
     while n > 1:
         half = n // 2
         left = [v[..., 0 : 2 * half : 2] for v in current]
         right = [v[..., 1 : 2 * half : 2] for v in current]
-        combined = apply_computation(ctx, comp, [*left, *right])
+        combined = combine([*left, *right])
         if n % 2:
             combined = tuple(
                 np.concatenate([c, v[..., -1:]], axis=-1)
@@ -174,7 +180,38 @@ def tree_reduce(
         current = list(combined)
         n = half + n % 2
     totals = [v[..., 0] for v in current]
-    return apply_computation(ctx, comp, [*(np.broadcast_to(i, batch) for i in inits), *totals])
+    return combine([*(np.broadcast_to(i, batch) for i in inits), *totals])
+
+
+def _row_combiner(
+    ctx: Evaluator, comp: HloComputation, values: Sequence[Array]
+) -> Callable[[Array, Array], Array] | None:
+    """For a one-value float or complex reduce whose body is ``root = op(p0, p1)`` of an
+    elementwise row op (add, multiply, max, ...): the row's generic eval (``elementwise.apply``)
+    on the whole arrays, operands in the root's order, without running the body through the
+    evaluator at each of the tree's log2(n) levels (its dispatch, checks and copies were most
+    of a reduce's time). The same function computes the same bits; None otherwise (the body
+    then runs as any computation)."""
+    op = simple_binary_reducer(comp)
+    if op is None or len(values) != 1:
+        return None
+    t = dtypes.from_numpy(values[0].dtype)
+    if not (t.is_float or t.is_complex) or comp.root.shape.element_type is not t:
+        return None
+    evaluator_for(op)  # its family module registers the row
+    row = ROWS.get(op)
+    kernel = row.kernel(t) if row is not None else None
+    if row is None or kernel is None:
+        return None
+    root = comp.root
+    swapped = root.operands[0].parameter_number == 1
+
+    def run(a: Array, b: Array) -> Array:
+        x, y = (b, a) if swapped else (a, b)
+        return apply(ctx, root, kernel, [x, y], [t, t], precise=row.precise,
+                     flush_operands=row.flush_operands, flush_result=row.flush_result)  # fmt: skip
+
+    return run
 
 
 @evaluates(Opcode.REDUCE)

@@ -1,13 +1,17 @@
-"""Elementwise ops on complex values (``complex``, ``real``, ``imag``, ``abs``, ``add``,
-``multiply``, ``exp``, ...), which the numba code generator does not type: the interpreter's
-own row kernel (``xlapy.interpreter.evals.elementwise.ROWS``) on whole arrays, with the row's
-rules (compute dtype, flushing, one rounding) settled at compile time and without the
-interpreter's defensive copies where an array already has the compute or storage dtype. The
-values are the interpreter's bit for bit: the skipped steps are ``astype`` to the same dtype
-and copies. A large array is split into one block of elements per core while other processes
-leave a core idle (numpy releases the GIL in its loops; every element is computed as in the
-whole array: checked for every row on c64/c128 operands with infinities, NaNs and subnormals
-in blocks of 1000, 10048 and 12352 elements).
+"""Elementwise row ops (``add``, ``multiply``, ``exp``, ``complex``, ``real``, ``abs``, ...) as
+the interpreter's own row kernel (``xlapy.interpreter.evals.elementwise.ROWS``) on whole
+arrays, with the row's rules (compute dtype, flushing, one rounding) settled at compile time
+and without the interpreter's defensive copies where an array already has the compute or
+storage dtype. The values are the interpreter's bit for bit: the skipped steps are ``astype``
+to the same dtype and copies. A large array is split into one block of elements per core
+while other processes leave a core idle (numpy releases the GIL in its loops; every element
+is computed as in the whole array: checked for every row on c64/c128 operands with
+infinities, NaNs and subnormals in blocks of 1000, 10048 and 12352 elements).
+
+* Complex operands or results, on both tiers: the numba code generator does not type them.
+* Every float type on the quick tier: the evaluator's per-op dispatch, checks and copies were
+  most of a quick first run (gpt_adamw's ~2,000 elementwise ops: its quick run ~215 -> ~115 ms
+  of CPU); the compiled tier leaves real types to its generated kernels.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from xlapy.backend.cpu.kernel import (
     Kernel,
     NoKernel,
     RunContext,
+    generating,
     kernel_for,
 )
 from xlapy.interpreter import numerics
@@ -41,17 +46,18 @@ to a pool thread ~30 us."""
 # of ``interpreter.evals`` is loaded (a program without complex values loads none of them).
 @kernel_for(*sorted(QUICK_MODULES["complex_elementwise"], key=lambda op: op.value), priority=5)
 def complex_row_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
-    """An elementwise row op with a complex operand or result, on whole numpy arrays."""
+    """An elementwise row op of float or complex types on whole numpy arrays (on the compiled
+    tier: only with a complex operand or result)."""
     types = [op.shape.element_type for op in instr.operands]
     result = instr.shape.element_type
-    if not any(t.is_complex for t in [*types, result]):
+    if generating() and not any(t.is_complex for t in [*types, result]):
         raise NoKernel("no complex operand or result (the numba kernels' case)")
+    if not all(t.is_float or t.is_complex for t in [*types, result]):
+        raise NoKernel("row kernels take float and complex types only")
     evaluator_for(instr.opcode)  # its family module registers the row
     row = ROWS.get(instr.opcode)
     if row is None:
         raise NoKernel(f"{instr.opcode.value} is not an elementwise row op")
-    if not all(t.is_float or t.is_complex for t in [*types, result]):
-        raise NoKernel("complex row kernels take float and complex types only")
     dims = tuple(instr.shape.dims)
     if not instr.shape.is_static or any(tuple(op.shape.dims) != dims for op in instr.operands):
         raise NoKernel("operands of another shape than the result")
