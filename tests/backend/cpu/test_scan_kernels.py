@@ -10,7 +10,9 @@ from op_kernels_util import assert_close, assert_same, run_both, shape_text, typ
 
 import xlapy
 from xlapy.backend.cpu.codegen.scan_rules import cumulative
-from xlapy.backend.cpu.kernel import generated_kernels
+from xlapy.backend.cpu.kernel import RunContext, generated_kernels
+from xlapy.backend.cpu.kernels.scan import stepwise
+from xlapy.interpreter.evaluator import DeviceState, Evaluator
 from xlapy.ir.attrs import Window
 from xlapy.ir.opcode import Opcode
 from xlapy.text.hlo_parser import parse_hlo
@@ -475,3 +477,53 @@ def test_types_without_compiled_code_scan_stepwise(dtype, op, init):
         else:
             assert np.allclose(got, want, rtol=1e-5)
         assert kernel.exact is not (reverse and np.dtype(dtype).kind == "c")
+
+
+def logaddexp_scan_text(dims, axis, reverse, t):
+    """JAX's cumlogsumexp as it lowers: a logaddexp body of nine float ops, from -inf."""
+    window = window_text(cum_window(dims, axis, reverse))
+    shape = f"{t}[{','.join(map(str, dims))}]"
+    return f"""HloModule m
+logaddexp {{
+  a = {t}[] parameter(0)
+  b = {t}[] parameter(1)
+  sub = {t}[] subtract(a, b)
+  ne = pred[] compare(sub, sub), direction=NE
+  sum = {t}[] add(a, b)
+  max = {t}[] maximum(a, b)
+  abs = {t}[] abs(sub)
+  neg = {t}[] negate(abs)
+  exp = {t}[] exponential(neg)
+  log1p = {t}[] log-plus-one(exp)
+  add = {t}[] add(max, log1p)
+  ROOT r = {t}[] select(ne, sum, add)
+}}
+ENTRY e {{
+  x = {shape} parameter(0)
+  lo = {t}[] constant(-inf)
+  ROOT r = {shape} reduce-window(x, lo), window={window}, to_apply=logaddexp
+}}"""
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, F16, BF16], ids=str)
+def test_quick_scan_of_a_float_body_binds_it_to_numpy(dtype):
+    """On the quick tier a body of float ops (JAX's logaddexp) runs as numpy calls bound
+    once: the bits of the interpreter's call per step (the window order forward), with
+    NaNs, infinities and signed zeros."""
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((4, 150)).astype(dtype)
+    x.reshape(-1)[[3, 50, 77, 78, 5, 400, 401]] = [np.nan, -np.inf, np.inf, np.inf, -0.0, 0, -0.0]
+    t = type_name(x)
+    for axis, reverse in ((1, False), (0, False), (1, True), (0, True)):
+        text = logaddexp_scan_text(x.shape, axis, reverse, t)
+        init = np.array(-np.inf, dtype)
+        with generated_kernels(False):
+            got, want, kernel = run_both(text, x, init)
+        assert "bound numpy calls" in kernel.how
+        if not reverse:
+            assert_same(got, want)
+        module = parse_hlo(text)
+        evaluator = Evaluator(module, device=DeviceState())
+        ctx = RunContext(device=evaluator.device, evaluator=evaluator, call=evaluator.call)
+        calls = stepwise(module.entry.root, axis, reverse, None)([x, init], ctx)
+        assert_same(got, calls)

@@ -30,7 +30,7 @@ from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
-_DIRECTIONS: dict[ComparisonDirection, Callable[[Array, Array], Array]] = {
+DIRECTIONS: dict[ComparisonDirection, Callable[[Array, Array], Array]] = {
     ComparisonDirection.EQ: np.equal,
     ComparisonDirection.NE: np.not_equal,
     ComparisonDirection.LT: np.less,
@@ -112,7 +112,7 @@ def compare(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -> Val
         elif ctype is ComparisonType.UNSIGNED and t.is_signed:
             lhs, rhs = numerics.unsigned_bits(lhs, t), numerics.unsigned_bits(rhs, t)
     with np.errstate(all="ignore"):
-        return finish(_DIRECTIONS[direction](lhs, rhs), instr.shape.element_type, False, lhs.shape)
+        return finish(DIRECTIONS[direction](lhs, rhs), instr.shape.element_type, False, lhs.shape)
 
 
 @evaluates(Opcode.SELECT)

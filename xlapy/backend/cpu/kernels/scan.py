@@ -1,9 +1,11 @@
 """Cumulative reduce-windows (JAX's cumsum, cumprod, cummax, cummin, cumlogsumexp, either
 direction, any reducer and arity) as linear-time scans instead of one window per output
 (XLA's ``ReduceWindowRewriter`` does the same): a generated kernel
-(``codegen/scan_emitter.py``), or, for what the code generator does not compile (complex,
-f8 and sub-byte types, reducers with ops it lacks), the same steps made by the interpreter's
-reducer over all rows at once.
+(``codegen/scan_emitter.py``), or, on the quick tier and for what the code generator does
+not compile (complex, f8 and sub-byte types, reducers with ops it lacks), the same steps over
+all rows at once: numpy accumulates for one-op reducers (``scan_accumulate``), else one call
+of the reducer per step (bound numpy calls for float bodies, ``scan_body``; the
+interpreter's call otherwise).
 
 The scan equals the interpreter's window order only when ``reducer(init, init) == init``
 bit for bit (padding prefixes of every length then collapse to ``init``): constant inits are
@@ -33,6 +35,7 @@ from xlapy.backend.cpu.kernel import (
     kernel_for,
 )
 from xlapy.backend.cpu.kernels.scan_accumulate import accumulate
+from xlapy.backend.cpu.kernels.scan_body import Body, bound_body
 from xlapy.indexing.per_op import instruction_summary
 from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
@@ -44,9 +47,10 @@ from xlapy.literal import Array, Value
 Run = Callable[[list[Value], RunContext], Value]
 
 
-def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
-    """The scan of ``scan_emitter`` (same order and steps), each step one interpreter call
-    of the reducer on the rows of every other index at once."""
+def stepwise(instr: HloInstruction, axis: int, reverse: bool, bound: Body | None) -> Run:
+    """The scan of ``scan_emitter`` (same order and steps), each step one call of the
+    reducer on the rows of every other index at once: its ``bound`` numpy form
+    (``scan_body``), else the interpreter's call."""
     half = len(instr.operands) // 2
     comp: HloComputation = instr.attrs.to_apply
     types = [s.element_type.numpy for s in result_shapes(instr.shape)]
@@ -57,6 +61,8 @@ def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
         outs = [np.empty(x.shape, t) for x, t in zip(xs, types, strict=True)]
 
         def f(a: Sequence[Array], b: Sequence[Array]) -> list[Array]:
+            if bound is not None:
+                return bound([*a, *b])
             return list(apply_computation(ctx.evaluator, comp, [*a, *b]))
 
         def store(k: int, values: Sequence[Array]) -> None:
@@ -64,18 +70,19 @@ def stepwise(instr: HloInstruction, axis: int, reverse: bool) -> Run:
                 out[k] = value
 
         n = xs[0].shape[0]
-        if xs[0].size and not reverse:
-            acc = list(inits)
-            for k in range(n):
-                acc = f(acc, [x[k] for x in xs])
-                store(k, acc)
-        elif xs[0].size:
-            acc = [x[n - 1] for x in xs]
-            for k in range(n - 1, -1, -1):
-                if k < n - 1:
-                    acc = f([x[k] for x in xs], acc)
-                done = f(inits, acc)
-                store(k, f(done, inits) if k else done)
+        with np.errstate(all="ignore"):  # as the interpreter's evals run
+            if xs[0].size and not reverse:
+                acc = list(inits)
+                for k in range(n):
+                    acc = f(acc, [x[k] for x in xs])
+                    store(k, acc)
+            elif xs[0].size:
+                acc = [x[n - 1] for x in xs]
+                for k in range(n - 1, -1, -1):
+                    if k < n - 1:
+                        acc = f([x[k] for x in xs], acc)
+                    done = f(inits, acc)
+                    store(k, f(done, inits) if k else done)
         return collate(instr, [np.ascontiguousarray(np.moveaxis(o, 0, axis)) for o in outs])
 
     return run
@@ -106,9 +113,10 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
             reason = str(exc)
     axis, reverse = found
     exact = not reverse or exactly_associative(instr)
-    steps = stepwise(instr, axis, reverse)
-    fast = accumulate(instr, axis, reverse, options.flush_denormals)
     comp: HloComputation = instr.attrs.to_apply
+    bound = bound_body(comp, options.flush_denormals)
+    steps = stepwise(instr, axis, reverse, bound)
+    fast = accumulate(instr, axis, reverse, options.flush_denormals)
     checked: list[tuple[bytes, bool]] = [(b"", False)]  # the last init values seen
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -127,6 +135,8 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         return reduce_window(ctx.evaluator, instr, operands)
 
     how = "stepwise scan by the interpreter's reducer, all rows per step"
+    if bound is not None:
+        how = "stepwise scan by the reducer as bound numpy calls, all rows per step"
     if fast is not None:
         how = f"numpy accumulate (NaN sums and products: {how})"
     return Kernel(
