@@ -11,8 +11,8 @@ matrix transposed into a column-major scratch matrix (in cache), calls the routi
 its address (``_call``: an LLVM call of a function pointer, so the loop caches) and copies
 the result back. Measured on 16 32x32 matrices: spotrf 50 -> ~28 us (one ctypes call per
 matrix cost about 1 us, and two whole-batch transposing copies 12 us). A large batch of
-small matrices is split into one block per core, each walked by such a loop on its own
-thread (``_run``), as XLA:CPU spreads these calls over its threads.
+small matrices is split into blocks that one thread per core takes in turn, each walked by
+such a loop (``_run``), as XLA:CPU spreads these calls over its threads.
 
 Used by ``kernels/linalg.py`` for non-empty matrices whose operand and result types are the
 routine's own; the other routines and cases keep the per-matrix path.
@@ -189,6 +189,11 @@ _SPLIT_FLOPS_IDLE = 1e6
 (``blas.spare_core``): 16 48x32 geqrf, 0.17 ms on one core, measured 0.16 -> 0.21 ms split
 under a load of 4.5 on 2 cores."""
 
+_BLOCK_FLOPS = 2e5
+"""A split batch is walked in blocks of about this many operations (at least one matrix,
+at most a core's share), which the threads take in turn: a thread the scheduler runs late
+leaves its blocks to the others (a block's call costs a few us)."""
+
 _SPLIT_MAX_DIM = 64
 """Only batches of matrices of at most this many rows and columns are split. OpenBLAS runs
 the BLAS calls of a LAPACK routine on them on the calling thread alone (its gemm threads
@@ -241,9 +246,9 @@ def _run(
     passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
     one) shared by the calls of one thread. ``flops``: about how many floating-point
     operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` (``_SPLIT_FLOPS_IDLE``
-    when a core is idle) of small matrices (``_SPLIT_MAX_DIM``) is split into one block of matrices per core, each block on its
-    own thread with its own workspaces (every matrix gets the same call either way: the same
-    results)."""
+    when a core is idle) of small matrices (``_SPLIT_MAX_DIM``) is split into blocks of
+    matrices (``_BLOCK_FLOPS``) that one thread per core takes in turn, each thread with its
+    own workspaces (every matrix gets the same call either way: the same results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
     slots: list[Array | int] = []
     largest = 0
@@ -266,16 +271,20 @@ def _run(
         _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
         return
 
-    def block(lo: int, hi: int) -> None:
-        def part(x: Array | int) -> Array | int:
-            return x[lo:hi] if isinstance(x, np.ndarray) and x.shape[0] else x
+    per_block = max(1, min(-(-count // blas.workers()), round(_BLOCK_FLOPS / max(flops, 1.0))))
+    starts = iter(range(0, count, per_block))  # shared by the tasks: next() is atomic (GIL)
 
-        ws, iws = (w, iw) if lo == 0 else (np.empty_like(w), np.empty_like(iw))
-        args = [part(x) for x in slots]
-        _batched(fn, nargs, ptrs.copy(), *args, part(u), u_at, part(v), v_at, ws, w_at, iws, iw_at)
+    def part(x: Array | int, lo: int) -> Array | int:
+        return x[lo : lo + per_block] if isinstance(x, np.ndarray) and x.shape[0] else x
 
-    step = -(-count // min(blas.workers(), count))
-    blas.run_parallel([partial(block, lo, min(lo + step, count)) for lo in range(0, count, step)])
+    def task(first: bool) -> None:
+        ws, iws = (w, iw) if first else (np.empty_like(w), np.empty_like(iw))
+        for lo in starts:
+            args = [part(x, lo) for x in slots]
+            rows_lo = (part(u, lo), u_at, part(v, lo), v_at)
+            _batched(fn, nargs, ptrs.copy(), *args, *rows_lo, ws, w_at, iws, iw_at)
+
+    blas.run_parallel([partial(task, k == 0) for k in range(min(blas.workers(), count))])
     del keep
 
 
