@@ -94,7 +94,8 @@ def _machine_busy_seconds() -> float | None:
     idle and iowait), or None where there is no such file."""
     try:
         with open("/proc/stat", "rb") as f:
-            ticks = [int(v) for v in f.readline().split()[1:]]
+            # user nice system idle iowait irq softirq steal (guest time is in user's)
+            ticks = [int(v) for v in f.readline().split()[1:9]]
     except (OSError, ValueError):
         return None
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
