@@ -340,8 +340,9 @@ def test_a_dropped_executable_starts_no_worker(tmp_path: Path) -> None:
     assert kept.wait_compiled(timeout=300), kept.report()
 
 
-# A dot, a sort with a total-order comparator and an elementwise op: the quick tier runs
-# them with prebuilt numpy/BLAS kernels and interpreter evals.
+# A dot, a sort with a total-order comparator, an elementwise op, a segment sum (scatter-add
+# with repeated and out-of-bounds ids) and an FFT: the quick tier runs them with prebuilt
+# numpy/BLAS kernels and interpreter evals.
 _MIXED = """
 HloModule mixed
 lt {
@@ -349,13 +350,24 @@ lt {
   b = f32[] parameter(1)
   ROOT c = pred[] compare(a, b), direction=LT, type=TOTALORDER
 }
+add {
+  p = f32[] parameter(0)
+  q = f32[] parameter(1)
+  ROOT r = f32[] add(p, q)
+}
 ENTRY main {
   x = f32[16,32] parameter(0)
   w = f32[32,8] parameter(1)
   d = f32[16,8] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}
   e = f32[16,8] negate(d)
   s = f32[16,8] sort(e), dimensions={1}, to_apply=lt
-  ROOT t = (f32[16,8], f32[16,8]) tuple(s, d)
+  zero = f32[] constant(0)
+  z = f32[4,8] broadcast(zero), dimensions={}
+  ids = s32[16,1] constant({{0},{0},{1},{3},{3},{3},{5},{-1},{2},{2},{0},{1},{1},{3},{2},{0}})
+  g = f32[4,8] scatter(z, ids, d), update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add
+  c = c64[16,8] convert(d)
+  f = c64[16,8] fft(c), fft_type=FFT, fft_length={8}
+  ROOT t = (f32[16,8], f32[16,8], f32[4,8], c64[16,8]) tuple(s, d, g, f)
 }
 """
 
@@ -377,7 +389,7 @@ print(exe.tier, *[a.tobytes() == b.tobytes() for a, b in zip(quick, compiled)])
 def test_quick_tier_imports_no_numba(tmp_path: Path, warm: bool) -> None:
     """The quick tier's compile and first call import no numba (0.5-0.9 s) and compile
     nothing, with an empty cache and with the compiled tier cached by an earlier process;
-    its BLAS dot and sort give the compiled tier's bits."""
+    its BLAS dot, sort, numpy scatter and FFT give the compiled tier's bits."""
     runs = 2 if warm else 1
     for _ in range(runs):
         done = subprocess.run(
@@ -389,4 +401,4 @@ def test_quick_tier_imports_no_numba(tmp_path: Path, warm: bool) -> None:
             check=False,
         )
         assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["quick", "False", "compiled", "True", "True"]
+    assert done.stdout.split() == ["quick", "False", "compiled", *["True"] * 4]
