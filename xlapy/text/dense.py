@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from fractions import Fraction
 
 import numpy as np
 
@@ -270,6 +269,8 @@ def round_decimals(texts: list[str], elem: ElementType) -> np.ndarray:
         other_r = narrow_f64(np.array([other]), elem)
         if other_r.astype(np.float64)[0] != other:
             continue  # x is not a tie of two neighbours of elem
+        from fractions import Fraction  # only for ties (a fresh process would pay ~1 ms)
+
         exact = Fraction(texts[i])
         if exact == Fraction(float(x[i])):
             continue  # a true tie: round to even already chose right
