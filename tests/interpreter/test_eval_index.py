@@ -35,6 +35,18 @@ for op, name in sorted(by_op.items()):
 print(json.dumps({name: " ".join(ops) for name, ops in sorted(table.items())}))
 """
 
+_TARGETS = """
+import importlib, json, pkgutil
+from xlapy.interpreter import evaluator, evals
+found = []
+for name in sorted(m.name for m in pkgutil.iter_modules(evals.__path__)):
+    before = set(evaluator.CUSTOM_CALLS)
+    importlib.import_module(f"{evals.__name__}.{name}")
+    if set(evaluator.CUSTOM_CALLS) - before:
+        found.append(name)
+print(json.dumps(found))
+"""
+
 _NEGATE = """
 import sys
 import numpy as np
@@ -59,6 +71,11 @@ def test_the_index_is_what_the_modules_register() -> None:
         "xlapy/interpreter/evals/__init__.py's MODULES is stale; it should be:\n"
         + json.dumps(expected, indent=4)
     )
+
+
+def test_the_custom_call_modules_are_those_that_register_targets() -> None:
+    (found,) = _python(_TARGETS)
+    assert tuple(json.loads(found)) == evals.CUSTOM_CALL_MODULES
 
 
 def test_every_registered_eval_is_found_through_the_index() -> None:

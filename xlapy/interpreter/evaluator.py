@@ -327,6 +327,12 @@ def _custom_call(ctx: Evaluator, instr: HloInstruction, operands: list[Value]) -
     target = instr.attrs.custom_call_target
     fn = CUSTOM_CALLS.get(target)
     if fn is None:  # the targets of xlapy's own evals register as their modules load
+        from xlapy.interpreter import evals
+
+        for module in evals.CUSTOM_CALL_MODULES:
+            importlib.import_module(f"{evals.__name__}.{module}")
+        fn = CUSTOM_CALLS.get(target)
+    if fn is None:
         load_evaluators()
         fn = CUSTOM_CALLS.get(target)
     if fn is None:

@@ -49,6 +49,12 @@ MODULES: dict[str, str] = {
 importing it registers."""
 
 
+CUSTOM_CALL_MODULES = ("checks", "jax_custom_calls", "lapack", "parallel", "sharding_annotations",
+                       "sort")  # fmt: skip
+"""The modules that register custom-call targets (``@custom_call_target``): a custom call
+whose target is not registered yet imports these (then, failing that, every module)."""
+
+
 def module_of(opcode: str) -> str | None:
     """The module whose import registers the eval of ``opcode`` (an ``Opcode.value``), or
     None when the index names none."""
