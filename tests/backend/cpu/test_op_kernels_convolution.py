@@ -216,9 +216,10 @@ def test_convolution_in_small_blocks(monkeypatch, block_bytes, min_rows):
 def test_swapped_convolutions_match_the_interpreter_and_the_quick_tier(monkeypatch):
     """Every random float convolution with more taps than output positions (and no base
     dilation or feature groups) runs swapped: within the summation tolerance of the
-    interpreter, in blocks of rows too, and the quick tier's numpy im2col gives its bits."""
+    interpreter, in blocks of rows too (more blocks than lanes), and the quick tier's numpy
+    im2col and a single core give its bits."""
     from xlapy.backend.cpu.kernel import generated_kernels
-    from xlapy.backend.cpu.kernels import convolution
+    from xlapy.backend.cpu.kernels import blas, convolution
 
     monkeypatch.setattr(convolution, "_MIN_SWAPPED_WIDTH", 1)
     rng = np.random.default_rng(11)
@@ -236,6 +237,10 @@ def test_swapped_convolutions_match_the_interpreter_and_the_quick_tier(monkeypat
                     with generated_kernels(False):
                         quick, _, _ = run_both(text, lhs, rhs)
                     assert_same(quick, got)
+                    with monkeypatch.context() as one_core:
+                        one_core.setattr(blas, "workers", lambda: 1)
+                        alone, _, _ = run_both(text, lhs, rhs)
+                    assert_same(alone, got)
     assert swapped >= 5
 
 

@@ -71,6 +71,9 @@ _MIN_ROWS = 256
 # not; of a 1x1 conv over 32 channels, 32 rows: 0.35 ms swapped, 1.5 ms not; of a 3x3 conv
 # over 32 channels, 288 rows: 6.0 ms swapped, 6.7 ms not).
 _MIN_SWAPPED_WIDTH = 32
+# A swapped convolution sums its blocks' products in this many lanes (fixed, so the bits do
+# not depend on the cores; each lane holds one partial result).
+_LANES = 4
 
 
 def _im2col_numpy(
@@ -229,9 +232,11 @@ def _gemm_conv_swapped(
     taps exchanged: ``xs`` is the input with batch and features exchanged (``(features, n0,
     n1, n2, batch)``), ``ws`` the kernel as ``(features, k0, k1, k2, out features)`` and
     ``tables[d][k, o]`` the transposed tap tables. Row ``(f, k...)`` of the swapped im2col
-    holds ``x[b, t(o, k), f]`` for every ``(o..., b)``; the rows are taken in blocks by the
-    cores, each block's product ``patches^T @ ws[rows]`` kept, and the products summed in
-    block order (the same bits whichever core took which block)."""
+    holds ``x[b, t(o, k), f]`` for every ``(o..., b)``. The rows are cut in blocks and the
+    blocks dealt to ``_LANES`` lanes in turn (block ``k`` to lane ``k % _LANES``); the cores
+    take whole lanes, a lane sums its blocks' products ``patches^T @ ws[rows]`` in block order,
+    and the lanes are summed in lane order: the same bits on any number of cores, whichever
+    core took which lane, with at most ``_LANES`` partial results in memory."""
     rows_total = math.prod(ws.shape[:-1])
     width = dest.shape[0]  # (o..., b)
     out_shape = tuple(int(t.shape[1]) for t in tables)  # (o0, o1, o2)
@@ -239,23 +244,32 @@ def _gemm_conv_swapped(
     block = min(rows_total, block)
     count = -(-rows_total // block)
     block = -(-rows_total // count)  # equal blocks
+    lanes = min(_LANES, count)
     w_rows = ws.reshape(rows_total, -1)
-    partial = np.empty((count, *dest.shape), dest.dtype)
-    blocks = itertools.count()  # shared by the tasks: next() is atomic under the GIL
+    partial = np.empty((lanes, *dest.shape), dest.dtype)
+    next_lane = itertools.count()  # shared by the tasks: next() is atomic under the GIL
 
     def task() -> None:
         buffer = np.empty(block * width, xs.dtype)
-        while (k := next(blocks)) < count:
-            start = k * block
-            stop = min(rows_total, start + block)
-            rows = buffer[: (stop - start) * width].reshape(stop - start, *out_shape, -1)
-            im2col(xs, rows, start, window_sizes, *tables)
-            np.matmul(rows.reshape(stop - start, width).T, w_rows[start:stop], out=partial[k])
+        product = np.empty(dest.shape, dest.dtype) if count > lanes else None
+        while (lane := next(next_lane)) < lanes:
+            for k in range(lane, count, lanes):
+                start = k * block
+                stop = min(rows_total, start + block)
+                rows = buffer[: (stop - start) * width].reshape(stop - start, *out_shape, -1)
+                im2col(xs, rows, start, window_sizes, *tables)
+                patches = rows.reshape(stop - start, width).T
+                if k == lane:
+                    np.matmul(patches, w_rows[start:stop], out=partial[lane])
+                else:
+                    assert product is not None
+                    np.matmul(patches, w_rows[start:stop], out=product)
+                    partial[lane] += product
 
-    blas.run_parallel([task] * min(blas.workers(), count))
+    blas.run_parallel([task] * min(blas.workers(), lanes))
     dest[...] = partial[0]
-    for k in range(1, count):
-        dest += partial[k]
+    for lane in range(1, lanes):
+        dest += partial[lane]
 
 
 @kernel_for(Opcode.CONVOLUTION, priority=10)
