@@ -9,7 +9,8 @@ import pytest
 
 import xlapy
 from xlapy.errors import InvalidArgument
-from xlapy.ir.memory import check_memory, peak_memory, shape_bytes
+from xlapy.ir import memory
+from xlapy.ir.memory import check_memory, peak_memory, shape_bytes, upper_bound
 
 CHAIN = """HloModule chain
 
@@ -78,7 +79,9 @@ def test_run_refuses_before_allocating_and_the_cli_says_why(
         with pytest.raises(InvalidArgument, match=r"needs 745\.1 GiB"):
             xlapy.run(module, np.float32(1), platform=platform)
     with pytest.raises(InvalidArgument, match="max_memory must be a positive number of bytes"):
-        xlapy.run(xlapy.load(CHAIN), np.ones(1000, np.float32), max_memory=-1, platform="interpreter")
+        xlapy.run(
+            xlapy.load(CHAIN), np.ones(1000, np.float32), max_memory=-1, platform="interpreter"
+        )
     program = tmp_path / "chain.hlo"
     program.write_text(CHAIN)
     inputs = tmp_path / "in.npz"
@@ -87,3 +90,18 @@ def test_run_refuses_before_allocating_and_the_cli_says_why(
     assert main([*argv, "--max-memory", "8K"]) == 2
     assert "above the memory budget of 8.0 KiB (--max-memory" in capsys.readouterr().err
     assert main([*argv, "--max-memory", "1M"]) == 0
+
+
+def test_the_upper_bound_is_every_value_and_spares_the_peak_analysis(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    module = xlapy.load(CHAIN)
+    # p, a, b, c, d (the tuple aliases d): 20 KB, above the 16 KB peak.
+    assert upper_bound(module) == 20000 >= peak_memory(module).peak_bytes
+    monkeypatch.setattr(memory, "peak_memory", lambda m: pytest.fail("peak analysed"))
+    check_memory(module, 20000)  # the bound fits: no peak analysis
+    check_memory(module)
+    monkeypatch.undo()
+    check_memory(module, 16000)  # the bound does not fit, the peak does
+    with pytest.raises(InvalidArgument, match=r"needs 15\.6 KiB of live values at add c"):
+        check_memory(module, 15999)

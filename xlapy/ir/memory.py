@@ -67,6 +67,29 @@ def peak_memory(module: HloModule) -> MemoryEstimate:
     return estimate
 
 
+_bounds: weakref.WeakKeyDictionary[HloModule, tuple[tuple[int, ...], int]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def upper_bound(module: HloModule) -> int:
+    """Bytes of every value ``module`` defines (each computation's, parameters and aliases
+    excepted, plus the entry's parameters): no live set is larger than all of them. One pass
+    over the instructions (~3 ms for 3,500, a tenth of ``peak_memory``), remembered as the
+    peak is; most programs fit their memory budget by this bound alone."""
+    signature = tuple(len(c.instructions) for c in module.computations)
+    known = _bounds.get(module)
+    if known is not None and known[0] == signature:
+        return known[1]
+    total = sum(shape_bytes(p.shape) for p in module.entry.parameters)
+    for comp in module.computations:
+        for instr in comp.instructions:
+            if instr.opcode not in _ALIASING:
+                total += shape_bytes(instr.shape)
+    _bounds[module] = (signature, total)
+    return total
+
+
 def _entry_peak(module: HloModule) -> MemoryEstimate:
     cache: dict[int, MemoryEstimate] = {}
     entry = module.entry
@@ -131,19 +154,23 @@ ALWAYS_FITS = 256 << 20
 def check_memory(module: HloModule, max_memory: int | None = None, *, devices: int = 1) -> None:
     """Refuses a program whose largest live set (times ``devices``, which each hold their
     own) exceeds ``max_memory`` bytes (default: 80% of available memory), naming the
-    instruction at the peak and the bytes, before anything is allocated."""
-    estimate = peak_memory(module)
-    need = estimate.peak_bytes * devices
+    instruction at the peak and the bytes, before anything is allocated. A program whose
+    ``upper_bound`` fits needs no peak analysis."""
+    bound = upper_bound(module) * devices
     budget = max_memory
     source = "--max-memory / max_memory="
     if budget is None:
-        if need <= ALWAYS_FITS:
+        if bound <= ALWAYS_FITS:
             return  # not worth reading /proc/meminfo on every call (about 75 us)
         available = available_memory()
         if available is None:
             return
         budget = int(available * DEFAULT_FRACTION)
         source = f"80% of the {_human(available)} available"
+    if bound <= budget:
+        return
+    estimate = peak_memory(module)
+    need = estimate.peak_bytes * devices
     if need <= budget:
         return
     where = (
@@ -166,4 +193,11 @@ def _human(n: int) -> str:
     return f"{n} B"
 
 
-__all__ = ["MemoryEstimate", "available_memory", "check_memory", "peak_memory", "shape_bytes"]
+__all__ = [
+    "MemoryEstimate",
+    "available_memory",
+    "check_memory",
+    "peak_memory",
+    "shape_bytes",
+    "upper_bound",
+]

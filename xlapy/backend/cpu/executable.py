@@ -30,7 +30,7 @@ from xlapy.interpreter.run import (
     prepare_call,
 )
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime
-from xlapy.ir.memory import ALWAYS_FITS, check_memory, peak_memory
+from xlapy.ir.memory import ALWAYS_FITS, check_memory, upper_bound
 from xlapy.ir.module import HloModule
 from xlapy.ir.verifier import check_call_graph
 from xlapy.literal import Value
@@ -170,7 +170,7 @@ class Executable:
             if config.replica_count != 1 or config.num_partitions != 1:
                 return None
             check_call_graph(self.module)
-            self._always_fits = peak_memory(self.module).peak_bytes <= ALWAYS_FITS
+            self._always_fits = upper_bound(self.module) <= ALWAYS_FITS
             parameters = []
             for p in entry.parameters:
                 shape = p.shape
