@@ -265,8 +265,8 @@ def _run(
     (w_at, w), (iw_at, iw) = [*work, (-1, _NO_WORK), (-1, _NONE.reshape(-1))][:2]
     fn, nargs = _address(kind, prefix), _NARGS[kind]
     count = len(matrices[0][1] if matrices[0][1] is not None else matrices[0][2])
-    work = count * flops
-    small = work < _SPLIT_FLOPS_IDLE or (work < _SPLIT_FLOPS and not blas.spare_core())
+    total = count * flops
+    small = total < _SPLIT_FLOPS_IDLE or (total < _SPLIT_FLOPS and not blas.spare_core())
     if count < 2 or small or largest > _SPLIT_MAX_DIM:
         _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
         return
