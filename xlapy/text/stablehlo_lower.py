@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from xlapy.errors import InvalidArgument, ParseError, ShapeCheckError, Unimplemented, XlaError
 from xlapy.ir.attrs import RawAttribute
@@ -27,9 +27,13 @@ from xlapy.ir.module import MAX_DEVICE_COUNT, HloModule, ModuleConfig
 from xlapy.ir.opcode import Opcode
 from xlapy.shape import Shape
 from xlapy.shape_inference.check import agrees, check_instruction
-from xlapy.sharding.read import ManualContext, apply_function_shardings, op_shardings
-from xlapy.sharding.sdy import parse_mesh
 from xlapy.text.mlir_ast import Block, MlirModule, MlirType, Op, Region
+
+if TYPE_CHECKING:  # the sharding readers (~4 ms to import) load only for sharded programs
+    from xlapy.sharding.read import ManualContext
+    from xlapy.sharding.sdy import Mesh
+
+_SHARDING_ATTRS = ("mhlo.sharding", "sdy.sharding")
 
 LowerFn = Callable[["Builder", Op], "Sequence[HloInstruction] | None"]
 LOWERINGS: dict[str, LowerFn] = {}
@@ -59,7 +63,11 @@ class ModuleLowering:
         config.replica_count = self._device_count("mhlo.num_replicas")
         config.num_partitions = self._device_count("mhlo.num_partitions")
         self.hlo = HloModule(ast.name or "main", config)
-        self.meshes = {name: parse_mesh(text) for name, text in ast.meshes.items()}
+        self.meshes: dict[str, Mesh] = {}
+        if ast.meshes:
+            from xlapy.sharding.sdy import parse_mesh
+
+            self.meshes = {name: parse_mesh(text) for name, text in ast.meshes.items()}
         self.functions: dict[str, HloComputation] = {}
         self._lowering: set[str] = set()
         self._regions = 0
@@ -95,10 +103,14 @@ class ModuleLowering:
             raise self.error(self.ast.offset, f"no function named @{name}")
         func = self.ast.functions[name]
         entry = self.function(name, func.offset)
-        try:
-            apply_function_shardings(entry, func.arg_attrs, func.result_attrs, self.meshes)
-        except XlaError as err:
-            raise self.error(func.offset, f"@{name}: {err}") from None
+        if any(key in attrs for attrs in (*func.arg_attrs, *func.result_attrs)
+               for key in _SHARDING_ATTRS):  # fmt: skip
+            from xlapy.sharding.read import apply_function_shardings
+
+            try:
+                apply_function_shardings(entry, func.arg_attrs, func.result_attrs, self.meshes)
+            except XlaError as err:
+                raise self.error(func.offset, f"@{name}: {err}") from None
         self._donations(func.arg_attrs)
         self.hlo.entry = entry
         return self.hlo
@@ -340,6 +352,8 @@ class Builder:
         """An op's ``mhlo.sharding`` (a tuple sharding gives one element per result) or
         ``sdy.sharding`` (``#sdy.sharding_per_value<[...]>``, one per result) on the
         instructions it created for its results."""
+        from xlapy.sharding.read import op_shardings
+
         new = {id(i) for i in self.comp.instructions[first:]}
         try:
             shardings = op_shardings(op.attrs, [r.shape for r in results], self.module.meshes,

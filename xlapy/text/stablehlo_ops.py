@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 
@@ -23,14 +23,11 @@ from xlapy.ir.opdefs import REGISTRY
 from xlapy.literal import Literal
 from xlapy.shape import Shape
 from xlapy.shape_inference.dot_conv import DEFERRED_ERROR
-from xlapy.sharding.read import (
-    SHARDING_GROUP,
-    ManualContext,
-    lower_manual_computation,
-    lower_sharding_constraint,
-)
 from xlapy.text.mlir_ast import DialectAttr, EnumAttr, Op, SymbolRef
 from xlapy.text.stablehlo_lower import LOWERINGS, Builder, lowers
+
+if TYPE_CHECKING:  # the sharding readers load with the first op that needs them
+    from xlapy.sharding.read import ManualContext
 
 # ---- attribute helpers ------------------------------------------------------------------------
 
@@ -357,6 +354,8 @@ def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
         child.manual = context
         return child.build(op.regions[0], op.offset, local_shapes)
 
+    from xlapy.sharding.read import lower_manual_computation
+
     return lower_manual_computation(b, operands, op.attrs, body, b.result_shapes(op), op.offset)
 
 
@@ -364,6 +363,8 @@ def _manual_computation(b: Builder, op: Op) -> list[HloInstruction]:
 def _sharding_group(b: Builder, op: Op) -> list[HloInstruction]:
     """``shard_alike``: the value joins sharding group ``group_id`` (as JAX's HLO writes it:
     an ``xla.sdy.ShardingGroup`` custom call with no result)."""
+    from xlapy.sharding.read import SHARDING_GROUP
+
     (x,) = b.operands(op)
     b.add(
         Opcode.CUSTOM_CALL,
@@ -378,6 +379,8 @@ def _sharding_group(b: Builder, op: Op) -> list[HloInstruction]:
 @lowers("sdy.sharding_constraint")
 def _sharding_constraint(b: Builder, op: Op) -> list[HloInstruction]:
     """``with_sharding_constraint``: a ``Sharding`` custom call (open dims unspecified)."""
+    from xlapy.sharding.read import lower_sharding_constraint
+
     (x,) = b.operands(op)
     return [lower_sharding_constraint(b, x, str(op.attrs["sharding"]), b.manual)]
 
