@@ -23,25 +23,36 @@ import numpy as np
 HERE = Path(__file__).parent
 
 # One timed repeat lasts at least this long: fast programs are called several times per repeat
-# and the per-call time is reported, so timer resolution and one-off hiccups matter less.
-MIN_REPEAT_SECONDS = 0.005
+# and the per-call time is reported, so timer resolution, scheduler ticks (4 ms) and one-off
+# hiccups matter less.
+MIN_REPEAT_SECONDS = 0.02
 
 
 def median_seconds(fn: Callable[[], object], repeat: int, budget: float = 20.0) -> float:
     """Median per-call seconds of ``fn`` over ``repeat`` repeats, after one warm-up call.
 
-    Each repeat calls ``fn`` k times, k chosen from the warm-up so a repeat lasts at least
-    ``MIN_REPEAT_SECONDS``. No new repeat starts once the repeats took ``budget`` seconds
-    (a slow program gets fewer repeats, at least one); when the warm-up call alone took
-    ``budget``, its time is the answer.
+    The warm-up takes one-time costs (an executable's first call on a newly loaded compiled
+    tier: 0.1-0.2 s) out of the repeats. Each repeat calls ``fn`` k times, k calibrated on
+    calls after the warm-up (doubling until a run lasts ``MIN_REPEAT_SECONDS``; that run is
+    the first repeat), so a slow warm-up cannot make the repeats single calls. No new repeat
+    starts once the repeats took ``budget`` seconds (a slow program gets fewer repeats, at
+    least one); when the warm-up call alone took ``budget``, its time is the answer.
     """
     start = time.perf_counter()
     fn()
     first = time.perf_counter() - start
     if first >= budget:
         return first
-    calls = max(1, min(1000, int(MIN_REPEAT_SECONDS / max(first, 1e-9))))
-    times: list[float] = []
+    calls = 1
+    while True:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - start
+        if elapsed >= MIN_REPEAT_SECONDS or calls >= 1000 or elapsed >= budget:
+            break
+        calls = min(1000, max(2 * calls, int(1.2 * MIN_REPEAT_SECONDS * calls / elapsed)))
+    times = [elapsed / calls]
     while len(times) < repeat and sum(times) * calls < budget:
         start = time.perf_counter()
         for _ in range(calls):

@@ -59,6 +59,18 @@ def test_median_seconds_stops_at_the_budget() -> None:
     assert len(calls) == 1  # the warm-up alone exceeded the budget
 
 
+def test_median_seconds_calibrates_repeats_after_a_slow_warm_up() -> None:
+    calls = []
+
+    def first_slow() -> None:  # an executable's first call on a newly loaded tier
+        calls.append(1)
+        time.sleep(0.1 if len(calls) == 1 else 0.001)
+
+    assert median_seconds(first_slow, repeat=3, budget=5.0) < 0.005
+    # each of the 3 repeats lasts MIN_REPEAT_SECONDS (0.02 s): many calls, not one
+    assert len(calls) > 1 + 3 * 10
+
+
 _LOOP = """HloModule loop, entry_computation_layout={(s32[])->s32[]}
 
 cond {
