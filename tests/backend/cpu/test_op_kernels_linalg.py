@@ -37,7 +37,6 @@ def split(request, monkeypatch):
 
     if request.param == "split":
         monkeypatch.setattr(lapack_direct, "_SPLIT_FLOPS", 0.0)
-        monkeypatch.setattr(lapack_direct, "_SPLIT_FLOPS_IDLE", 0.0)
         monkeypatch.setattr(blas, "workers", lambda: 3)
 
 

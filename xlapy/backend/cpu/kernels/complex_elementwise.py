@@ -3,10 +3,9 @@ the interpreter's own row kernel (``xlapy.interpreter.evals.elementwise.ROWS``) 
 arrays, with the row's rules (compute dtype, flushing, one rounding) settled at compile time
 and without the interpreter's defensive copies where an array already has the compute or
 storage dtype. The values are the interpreter's bit for bit: the skipped steps are ``astype``
-to the same dtype and copies. A large array is split into one block of elements per core
-while other processes leave a core idle (numpy releases the GIL in its loops; every element
-is computed as in the whole array: checked for every row on c64/c128 operands with
-infinities, NaNs and subnormals in blocks of 1000, 10048 and 12352 elements).
+to the same dtype and copies. One thread: split over this machine's two cores, fft_c64's
+|z| of 64x1024 c64 made the program slower on an idle machine (0.8 ms per call, 0.49 ms
+unsplit).
 
 * Complex operands or results, on both tiers: the numba code generator does not type them.
 * Every float type on the quick tier: the evaluator's per-op dispatch, checks and copies were
@@ -15,9 +14,6 @@ infinities, NaNs and subnormals in blocks of 1000, 10048 and 12352 elements).
 """
 
 from __future__ import annotations
-
-import math
-from functools import partial
 
 import numpy as np
 
@@ -35,11 +31,6 @@ from xlapy.interpreter.evals.elementwise import ROWS, call
 from xlapy.interpreter.evaluator import evaluator_for
 from xlapy.ir.instruction import HloInstruction
 from xlapy.literal import Array, Value
-
-_SPLIT_ELEMENTS = 1 << 15
-"""Results of at least this many elements are split over the cores when one is idle:
-|z| of 64x1024 c64 values (c128 hypot, rounded to f32) takes ~0.1 ms on one core, a hand-off
-to a pool thread ~30 us."""
 
 
 # Every elementwise opcode: the rows (``ROWS``) are among them, known once their family module
@@ -97,27 +88,4 @@ def complex_row_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
         return out
 
     how = f"numpy whole-array {instr.opcode.value} ({t})"
-    size = math.prod(dims)
-    if size < max(_SPLIT_ELEMENTS, 2):
-        return Kernel(run=run, how=how, views=())
-    # only here: every program with elementwise ops imports this module (a quick tier too),
-    # and blas with its thread pool costs some 5-10 ms to import
-    from xlapy.backend.cpu.kernels import blas
-
-    if blas.workers() == 1:
-        return Kernel(run=run, how=how, views=())
-    step = -(-size // blas.workers())
-
-    def run_split(operands: list[Value], ctx: RunContext) -> Value:
-        if not blas.spare_core():
-            return run(operands, ctx)
-        flat = [np.asarray(x).reshape(-1) for x in operands]
-        out = np.empty(size, storage)
-
-        def block(lo: int) -> None:
-            out[lo : lo + step] = values([a[lo : lo + step] for a in flat])[0]
-
-        blas.run_parallel([partial(block, lo) for lo in range(0, size, step)])
-        return out.reshape(dims)
-
-    return Kernel(run=run_split, how=f"{how}, split over the cores when one is idle", views=())
+    return Kernel(run=run, how=how, views=())

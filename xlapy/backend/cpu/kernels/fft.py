@@ -18,13 +18,14 @@ from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Value
 
-_SPLIT_WORK = 5e5
+_SPLIT_WORK = 1e7
 """A transform of at least this many ``elements x log2(points)`` runs on every core when
 other processes leave one idle (``blas.spare_core``: pocketfft gives each of its threads a
 fixed share and waits for all, so a thread the scheduler runs late holds the transform up;
 16 64x64 RFFTs measured 0.15 ms on one thread, 1.8 ms on two under a load of 6 on 2
-cores): 64 1024-point c64 FFTs (6.6e5) take ~0.33 ms on one core, 16 64x64 f32 RFFTs
-(7.9e5) ~0.14 ms, a hand-off to pocketfft's threads some 30-40 us."""
+cores). On this 2-core machine, idle, c64 FFTs on 1 and 2 threads: 64x1024 (6.6e5) 0.15-0.19
+vs 0.20-0.23 ms, 16x64x64 0.11 vs 0.16 ms, 256x4096 (1.2e7) 3.4-3.5 vs 3.0 ms, 64x65536
+(1.0e8) 20.2 vs 18.5 ms: only large transforms gain."""
 
 
 @kernel_for(Opcode.FFT)

@@ -182,12 +182,10 @@ _SPLIT_FLOPS = 3e6
 """A batch of about this many floating-point operations or more is split over the cores, as
 XLA:CPU splits these custom calls over its threads: such a batch takes 0.5 ms or more on one
 core, a hand-off to a pool thread ~30 us on an idle machine but far more when other
-processes hold the cores (16 matrices: gesdd 48x32 and syevd 32, 1.7 and 1.4 ms, split)."""
-
-_SPLIT_FLOPS_IDLE = 1e6
-"""A batch of this many or more is split while other processes leave a core idle
-(``blas.spare_core``): 16 48x32 geqrf, 0.17 ms on one core, measured 0.16 -> 0.21 ms split
-under a load of 4.5 on 2 cores."""
+processes hold the cores (16 matrices: gesdd 48x32 and syevd 32, 1.7 and 1.4 ms, split).
+Smaller batches stay on one thread: 16 48x32 geqrf + orgqr (jnp.linalg.qr, 2.4e6 flops)
+measured 0.57-0.63 ms per program call on one thread and 0.85-0.95 ms split, on an idle
+machine."""
 
 _BLOCK_FLOPS = 2e5
 """A split batch is walked in blocks of about this many operations (at least one matrix,
@@ -245,8 +243,7 @@ def _run(
     (None: read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is
     passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
     one) shared by the calls of one thread. ``flops``: about how many floating-point
-    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` (``_SPLIT_FLOPS_IDLE``
-    when a core is idle) of small matrices (``_SPLIT_MAX_DIM``) is split into blocks of
+    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small matrices (``_SPLIT_MAX_DIM``) is split into blocks of
     matrices (``_BLOCK_FLOPS``) that one thread per core takes in turn, each thread with its
     own workspaces (every matrix gets the same call either way: the same results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
@@ -266,8 +263,7 @@ def _run(
     fn, nargs = _address(kind, prefix), _NARGS[kind]
     count = len(matrices[0][1] if matrices[0][1] is not None else matrices[0][2])
     total = count * flops
-    small = total < _SPLIT_FLOPS_IDLE or (total < _SPLIT_FLOPS and not blas.spare_core())
-    if count < 2 or small or largest > _SPLIT_MAX_DIM:
+    if count < 2 or total < _SPLIT_FLOPS or largest > _SPLIT_MAX_DIM:
         _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
         return
 
