@@ -37,13 +37,14 @@ def evaluate(opcode, shape, values, attrs):
     return Evaluator(HloModule("m")).evaluate(instr, values)
 
 
-def binary(opcode, element_type):
-    """``(p0, p1) -> opcode(p0, p1)`` on scalars."""
-    comp = HloComputation(f"{opcode.value}_{element_type}")
+def binary(opcode, element_type, swapped=False):
+    """``(p0, p1) -> opcode(p0, p1)`` on scalars; ``swapped``: ``opcode(p1, p0)`` (a combiner
+    must keep the body's operand order)."""
+    comp = HloComputation(f"{opcode.value}_{element_type}{'_swapped' if swapped else ''}")
     s = Shape.scalar(element_type)
     a = comp.add_instruction(param(s, 0))
     b = comp.add_instruction(param(s, 1))
-    comp.add_instruction(HloInstruction(opcode, s, [a, b]), root=True)
+    comp.add_instruction(HloInstruction(opcode, s, [b, a] if swapped else [a, b]), root=True)
     return comp
 
 
@@ -228,16 +229,6 @@ def test_reduce_over_no_dimensions_of_an_empty_array():
     assert out.dtype == np.int8
 
 
-def _swapped(opcode, element_type):
-    """``(p0, p1) -> opcode(p1, p0)``: the combiner must keep the body's operand order."""
-    comp = HloComputation(f"{opcode.value}_{element_type}_swapped")
-    s = Shape.scalar(element_type)
-    a = comp.add_instruction(param(s, 0))
-    b = comp.add_instruction(param(s, 1))
-    comp.add_instruction(HloInstruction(opcode, s, [b, a]), root=True)
-    return comp
-
-
 def _edge_values(element_type, shape, rng):
     """Random values with NaNs of both signs and payloads, infinities, signed zeros and
     subnormals mixed in."""
@@ -278,7 +269,7 @@ def test_float_row_reducers_give_the_bits_of_the_body_run_by_the_evaluator(
     rng = np.random.default_rng(7)
     x = _edge_values(element_type, (3, 37, 5), rng)
     init = _edge_values(element_type, (), rng)
-    body = (_swapped if swapped else binary)(opcode, element_type)
+    body = binary(opcode, element_type, swapped)
 
     def run():
         operands = [
