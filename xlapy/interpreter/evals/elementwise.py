@@ -166,6 +166,38 @@ def apply(
         return finish(values, result, flush and flush_result and not result.is_pred, shape)
 
 
+def bind(
+    row: Row, types: Sequence[ElementType], result: ElementType, flush: bool
+) -> Callable[..., Array] | None:
+    """``row``'s op on arrays of ``types`` (real or complex, all of category ``types[0]``)
+    with its rules settled once, computing what ``apply`` computes: each operand in its
+    compute dtype (f64/c128 for a precise row) and, with ``flush``, flushed where the row reads
+    operands flushed; the kernel; the result rounded once to ``result`` and, with ``flush``,
+    flushed where the row flushes results. Without ``apply``'s per-call dispatch, broadcast
+    and final copy: the result has the operands' broadcast shape and may be one of them or a
+    view of one. None where the row has no kernel for ``types[0]``."""
+    t = types[0]
+    kernel = row.kernel(t)
+    if kernel is None:
+        return None
+    flushed = [flush and (row.flush_operands is None or i in row.flush_operands) for i in range(len(types))]  # fmt: skip
+    compute = [numerics.precise_dtype(u) if row.precise else numerics.compute_dtype(u) for u in types]  # fmt: skip
+    storage = np.dtype(result.numpy)
+    flush_result = flush and row.flush_result and not result.is_pred
+
+    def run(*arrays: Array) -> Array:
+        inputs = []
+        for a, u, dtype, flush_x in zip(arrays, types, compute, flushed, strict=True):
+            a = a if a.dtype == dtype else a.astype(dtype)
+            inputs.append(numerics.flush_subnormals(a, u) if flush_x else a)
+        with np.errstate(all="ignore"):
+            got = np.asarray(call(kernel, t, *inputs))
+            out = got if got.dtype == storage else numerics.round_to(got, result)
+            return numerics.flush_storage(out, result) if flush_result else out
+
+    return run
+
+
 def call(kernel: Kernel, t: ElementType, *inputs: Array) -> Array:
     """Calls ``kernel`` on prepared inputs of category ``t`` (integer kernels get ``t`` last)."""
     return kernel(*inputs, t) if t.is_integer else kernel(*inputs)

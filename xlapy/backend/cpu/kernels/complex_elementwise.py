@@ -26,11 +26,10 @@ from xlapy.backend.cpu.kernel import (
     generating,
     kernel_for,
 )
-from xlapy.interpreter import numerics
-from xlapy.interpreter.evals.elementwise import ROWS, call
+from xlapy.interpreter.evals.elementwise import ROWS, bind
 from xlapy.interpreter.evaluator import evaluator_for
 from xlapy.ir.instruction import HloInstruction
-from xlapy.literal import Array, Value
+from xlapy.literal import Value
 
 
 # Every elementwise opcode: the rows (``ROWS``) are among them, known once their family module
@@ -53,37 +52,17 @@ def complex_row_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel
     if not instr.shape.is_static or any(tuple(op.shape.dims) != dims for op in instr.operands):
         raise NoKernel("operands of another shape than the result")
     t = types[0]
-    kernel = row.kernel(t)
-    if kernel is None:
+    op = bind(row, types, result, options.flush_denormals)
+    if op is None:
         raise NoKernel(f"{instr.opcode.value} does not accept {t} (the interpreter reports it)")
-    flush = options.flush_denormals
-    flushed = [
-        flush and (row.flush_operands is None or i in row.flush_operands) for i in range(len(types))
-    ]
-    compute = [
-        numerics.precise_dtype(u) if row.precise else numerics.compute_dtype(u) for u in types
-    ]
     storage = np.dtype(result.numpy)
-    flush_result = flush and row.flush_result
-
-    def values(arrays: list[Array]) -> tuple[Array, list[Array]]:
-        """The op's values in the storage type, and the inputs it computed them from."""
-        inputs = []
-        for a, u, dtype, flush_x in zip(arrays, types, compute, flushed, strict=True):
-            a = a if a.dtype == dtype else a.astype(dtype)
-            inputs.append(numerics.flush_subnormals(a, u) if flush_x else a)
-        with np.errstate(all="ignore"):
-            got = np.asarray(call(kernel, t, *inputs))
-            out = got if got.dtype == storage else numerics.round_to(got, result)
-            if flush_result:
-                out = numerics.flush_storage(out, result)
-        return out, inputs
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
-        out, inputs = values([np.asarray(x) for x in operands])
+        arrays = [np.asarray(x) for x in operands]
+        out = op(*arrays)
         if out.shape != dims:
             out = np.broadcast_to(out, dims)
-        if not out.flags.owndata or any(out is a for a in [*operands, *inputs]):
+        if not out.flags.owndata or any(out is a for a in arrays):
             out = np.array(out, dtype=storage)
         return out
 

@@ -1,9 +1,9 @@
 """A scan reducer's body as numpy calls bound once, for the quick tier's stepwise scan
 (``kernels/scan.py``), which calls the body once per step on whole rows: each instruction
 makes the computation the interpreter's eval makes for it (the elementwise table's float
-kernel on its operands in the compute dtype, or f64 for transcendental rows, rounded once to
-the result type; FLOAT compares of the values in the compute dtype; select), without the
-eval's per-call dispatch, checks and broadcasting. JAX's cumlogsumexp body (logaddexp:
+kernel with the row's rules, ``elementwise.bind``: operands in the compute dtype, or f64 for
+transcendental rows, rounded once to the result type; FLOAT compares of the values in the
+compute dtype; select), without the eval's per-call dispatch, checks and broadcasting. JAX's cumlogsumexp body (logaddexp:
 subtract, compare, add, maximum, abs, negate, exponential, log-plus-one, select) then takes
 ~50x less time per step.
 
@@ -21,7 +21,7 @@ import numpy as np
 from xlapy import dtypes
 from xlapy.interpreter import numerics
 from xlapy.interpreter.evals.compare_select import DIRECTIONS, default_comparison_type
-from xlapy.interpreter.evals.elementwise import ROWS
+from xlapy.interpreter.evals.elementwise import ROWS, bind
 from xlapy.interpreter.evaluator import evaluator_for
 from xlapy.ir.attrs import ComparisonType
 from xlapy.ir.computation import HloComputation
@@ -96,10 +96,7 @@ def _operation(instr: HloInstruction) -> Operation | None:
         return None
     evaluator_for(instr.opcode)  # imports the module that registers the op's row
     row = ROWS.get(instr.opcode)
-    if row is None or row.real is None:
-        return None
-    dtype = numerics.precise_dtype(t) if row.precise else numerics.compute_dtype(t)
-    return _rounded(row.real, dtype, t)
+    return None if row is None else bind(row, types, t, flush=False)
 
 
 def _compare(ufunc: Callable[[Array, Array], Array], dtype: np.dtype) -> Operation:
@@ -107,16 +104,3 @@ def _compare(ufunc: Callable[[Array, Array], Array], dtype: np.dtype) -> Operati
         return ufunc(lhs.astype(dtype, copy=False), rhs.astype(dtype, copy=False))
 
     return compare
-
-
-def _rounded(kernel: Callable[..., Array], dtype: np.dtype, t: dtypes.ElementType) -> Operation:
-    """``kernel`` in ``dtype``, rounded once to ``t`` (``numerics.round_to``, which only an
-    f64 result of a narrow type needs whole: the others are one cast)."""
-    target = np.dtype(t.numpy)
-    whole = dtype == numerics.F64 and target not in (numerics.F64, numerics.F32)
-
-    def operation(*values: Array) -> Array:
-        out = np.asarray(kernel(*[v.astype(dtype, copy=False) for v in values]))
-        return numerics.round_to(out, t) if whole else out.astype(target, copy=False)
-
-    return operation
