@@ -12,6 +12,7 @@ from op_kernels_util import assert_same, build, random_array, run_both, type_nam
 
 import xlapy
 from xlapy.backend.cpu.kernel import NoKernel, generated_kernels
+from xlapy.backend.cpu.kernels import sort as sort_module
 from xlapy.backend.cpu.kernels.radix import stable_argsort
 from xlapy.interpreter.evaluator import DeviceState, Evaluator
 from xlapy.text.hlo_parser import parse_hlo
@@ -257,7 +258,28 @@ def test_topk_matches_the_interpreter(dtype, largest, k):
     with generated_kernels(False):
         got, want, kernel = run_both(topk_text(x, k, largest), x)
     assert_same(got, want)
-    assert kernel.how.startswith("numpy partition")
+    assert kernel.how.startswith("numpy selection")
+
+
+@pytest.mark.parametrize("largest", [True, False])
+def test_quick_topk_candidates_and_partition(largest):
+    """The quick tier's two selections give the interpreter's bits: a row's few candidates
+    (random rows with NaNs of both signs, signed zeros, ties) and the partition they leave
+    to (sorted rows and all-equal rows have no few candidates)."""
+    rng = np.random.default_rng(11)
+    spread = rng.standard_normal((5, 1000)).astype(np.float32)
+    spread[:, 100:110] = [np.nan, -np.nan, 0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan, 0, -0.0]
+    spread[:, 500:600] = spread[:, 0:100]  # ties, decided by index
+    ascending = np.sort(rng.standard_normal((3, 1000)).astype(np.float32), axis=1)
+    cases = [(spread, True), (ascending, False), (np.full((2, 1000), 2.5, np.float32), False)]
+    for x, few in cases:
+        keys = sort_module._encode_numpy(x.view(np.uint32), 32, sort_module.TOTAL_ORDER, largest)
+        for k in (1, 7, 20):
+            if k > 1:  # (one candidate a row when k=1 on any row whose least key is unique)
+                assert (sort_module._candidates(keys, k) is not None) == few
+            with generated_kernels(False):
+                got, want, _ = run_both(topk_text(x, k, largest), x)
+            assert_same(got, want)
 
 
 def test_topk_rank_three_and_many_ties():
