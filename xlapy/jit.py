@@ -63,6 +63,10 @@ class OutputDifference:
         )
 
 
+_NO_STATIC: tuple[tuple[Any, ...], tuple[Any, ...]] = ((), ())
+"""The static values of a call without static arguments (``Jitted._split``)."""
+
+
 @dataclass
 class _Compiled:
     module: HloModule
@@ -132,7 +136,10 @@ class Jitted:
 
     def _flatten(self, args: Sequence[Any], kwargs: dict[str, Any]) -> tuple[list[Any], Any, Any]:
         """The dynamic arguments' leaves and pytree structure, and the static values."""
-        dynamic, static = self._split(args, kwargs)
+        if kwargs or self.static_argnums:
+            dynamic, static = self._split(args, kwargs)
+        else:  # the common call: every argument dynamic (what _split gives, without its work)
+            dynamic, static = (tuple(args), {}), _NO_STATIC
         leaves, tree = _jax().tree_util.tree_flatten(dynamic)
         return leaves, tree, static
 
@@ -165,6 +172,9 @@ class Jitted:
         flat: tuple[list[Any], Any, Any] | None = None,
     ) -> _Compiled:
         key = self._signature(*(flat or self._flatten(args, kwargs)))
+        compiled = self._cache.get(key)  # a dict read is atomic: the lock only to fill it
+        if compiled is not None:
+            return compiled
         with self._lock:
             compiled = self._cache.get(key)
             if compiled is not None:

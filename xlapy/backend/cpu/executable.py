@@ -266,8 +266,9 @@ class Executable:
             raise
         except Exception as err:
             raise EvaluationError(f"device failed: {type(err).__name__}: {err}") from err
-        if self.tier_state is not None:
-            self.tier_state.called.set()
+        state = self.tier_state
+        if state is not None and not state.called.is_set():  # set() takes a lock each time
+            state.called.set()
         return flatten(_for_user(value, plan))
 
     def report(self, sources: bool = False) -> str:
