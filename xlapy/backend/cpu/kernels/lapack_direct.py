@@ -128,9 +128,12 @@ def _batched(
     w_at: int,
     iw: Array,
     iw_at: int,
+    start: int,
+    stop: int,
 ) -> None:
     """Workspaces ``w`` and ``iw`` passed at ``w_at`` and ``iw_at`` (when >= 0). For each
-    matrix ``i`` of the batch: the matrices ``a[i]``, ``b[i]`` and ``c[i]``
+    matrix ``i`` of the batch from ``start`` to ``stop`` (at most the batch's size): the
+    matrices ``a[i]``, ``b[i]`` and ``c[i]``
     copied column-major into scratch matrices passed at argument positions ``a_at``,
     ``b_at`` and ``c_at`` (a position < 0: not passed; an empty input batch: nothing copied
     in), rows ``i`` of ``u`` and ``v`` passed at ``u_at`` and ``v_at`` (when >= 0), one call
@@ -146,7 +149,7 @@ def _batched(
         ptrs[b_at] = np.int64(fb.ctypes.data)
     if c_at >= 0:
         ptrs[c_at] = np.int64(fc.ctypes.data)
-    for i in range(max(a.shape[0], a_out.shape[0])):
+    for i in range(start, min(stop, max(a.shape[0], a_out.shape[0]))):
         if a.shape[0]:
             _to_fortran(a[i], fa)
         if b_at >= 0 and b.shape[0]:
@@ -204,6 +207,20 @@ _NONE = np.zeros((0, 0), np.int32)
 """An unused row batch."""
 _NO_WORK = np.zeros(0, np.float32)
 """An unused workspace."""
+_NO_IWORK = np.zeros(0, np.int32)
+"""An unused int32 workspace."""
+_UNUSED = -1
+"""The argument position of an unused matrix, row batch or workspace."""
+_EMPTY: dict[np.dtype, Array] = {}
+"""Per dtype, an empty batch of matrices: the matrix slots a call leaves unused."""
+
+
+def _empty(dtype: np.dtype) -> Array:
+    """An empty C-contiguous batch of ``dtype`` matrices (shared: nothing is written to it)."""
+    empty = _EMPTY.get(dtype)
+    if empty is None:
+        empty = _EMPTY[dtype] = np.zeros((0, 0, 0), dtype)
+    return empty
 
 
 @functools.lru_cache(maxsize=256)
@@ -243,42 +260,42 @@ def _run(
     (None: read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is
     passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
     one) shared by the calls of one thread. ``flops``: about how many floating-point
-    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small matrices (``_SPLIT_MAX_DIM``) is split into blocks of
-    matrices (``_BLOCK_FLOPS``) that one thread per core takes in turn, each thread with its
-    own workspaces (every matrix gets the same call either way: the same results)."""
+    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small matrices
+    (``_SPLIT_MAX_DIM``) is split into blocks of matrices (``_BLOCK_FLOPS``) that one thread
+    per core takes in turn, each thread with its own workspaces (every matrix gets the same
+    call either way: the same results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
     slots: list[Array | int] = []
     largest = 0
     for at, x, out in matrices:
         like = x if out is None else out
         assert like is not None
-        slots += [like[:0] if x is None else x, like[:0] if out is None else out, at]
+        empty = _empty(like.dtype)
+        slots += [empty if x is None else x, empty if out is None else out, at]
         largest = max(largest, like.shape[1], like.shape[2])
-    first = slots[0]
-    assert isinstance(first, np.ndarray)
-    while len(slots) < 9:
-        slots += [first[:0], first[:0], -1]
-    (u_at, u), (v_at, v) = [*rows, (-1, _NONE), (-1, _NONE)][:2]
-    (w_at, w), (iw_at, iw) = [*work, (-1, _NO_WORK), (-1, _NONE.reshape(-1))][:2]
+    empty = _empty(slots[0].dtype)  # type: ignore[union-attr]
+    for _ in range(3 - len(matrices)):
+        slots += [empty, empty, _UNUSED]
+    u_at, u = rows[0] if rows else (_UNUSED, _NONE)
+    v_at, v = rows[1] if len(rows) > 1 else (_UNUSED, _NONE)
+    w_at, w = work[0] if work else (_UNUSED, _NO_WORK)
+    iw_at, iw = work[1] if len(work) > 1 else (_UNUSED, _NO_IWORK)
     fn, nargs = _address(kind, prefix), _NARGS[kind]
-    count = len(matrices[0][1] if matrices[0][1] is not None else matrices[0][2])
-    total = count * flops
-    if count < 2 or total < _SPLIT_FLOPS or largest > _SPLIT_MAX_DIM:
-        _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at)
+    count = slots[0].shape[0] or slots[1].shape[0]  # type: ignore[union-attr]
+    if count < 2 or count * flops < _SPLIT_FLOPS or largest > _SPLIT_MAX_DIM:
+        _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at, 0, count)
         return
 
     per_block = max(1, min(-(-count // blas.workers()), round(_BLOCK_FLOPS / max(flops, 1.0))))
     starts = iter(range(0, count, per_block))  # shared by the tasks: next() is atomic (GIL)
 
-    def part(x: Array | int, lo: int) -> Array | int:
-        return x[lo : lo + per_block] if isinstance(x, np.ndarray) and x.shape[0] else x
-
     def task(first: bool) -> None:
         ws, iws = (w, iw) if first else (np.empty_like(w), np.empty_like(iw))
+        copy = ptrs.copy()
         for lo in starts:
-            args = [part(x, lo) for x in slots]
-            rows_lo = (part(u, lo), u_at, part(v, lo), v_at)
-            _batched(fn, nargs, ptrs.copy(), *args, *rows_lo, ws, w_at, iws, iw_at)
+            _batched(
+                fn, nargs, copy, *slots, u, u_at, v, v_at, ws, w_at, iws, iw_at, lo, lo + per_block
+            )
 
     blas.run_parallel([partial(task, k == 0) for k in range(min(blas.workers(), count))])
     del keep
