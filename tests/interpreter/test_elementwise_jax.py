@@ -261,7 +261,7 @@ TRANSCENDENTAL = [
 def ulp_distance(got, expected):
     """Distance in representable values (NaN vs NaN: 0; NaN vs number: huge)."""
     t = dtypes.from_numpy(got.dtype)
-    from xlapy.interpreter.evals.compare_select import total_order_key
+    from xlapy.interpreter.numerics import total_order_key
 
     a, b = total_order_key(got, t), total_order_key(expected, t)
     # -0 and +0 are adjacent keys; count them as equal.

@@ -250,6 +250,39 @@ def signed_type(t: ElementType) -> ElementType:
     return dtypes.signed_of_width(t.bits)
 
 
+# ---- total order of floats ------------------------------------------------------------------
+
+
+def total_order_key(x: Array, t: ElementType) -> Array:
+    """Integers ordered like ``-NaN < -Inf < -Finite < -0 < +0 < +Finite < +Inf < +NaN``:
+    the sign-magnitude bit pattern mapped to two's complement (XLA's TOTALORDER).
+    f8e8m0fnu has no sign bit: its key is the bit pattern itself."""
+    width = t.bits
+    # (ascontiguousarray makes 0-d arrays 1-d: keep the operand's shape)
+    contiguous = np.ascontiguousarray(x).reshape(np.shape(x))
+    pattern = contiguous.view(float_bits_type(t)).astype(np.uint64)
+    if t is dtypes.F8E8M0FNU:
+        # Unsigned format (no sign bit): 0x00 < ... < 0xFE, NaN 0xFF last (oracle finding F7).
+        return (pattern & np.uint64(0xFF)).astype(I64)
+    if width < 64:
+        pattern &= np.uint64((1 << width) - 1)
+        negative = (pattern >> np.uint64(width - 1)) != 0
+        signed = pattern.astype(I64) - np.where(negative, 1 << width, 0)
+    else:
+        signed = pattern.view(I64)
+    return np.where(signed < 0, signed ^ ((1 << (width - 1)) - 1), signed)
+
+
+def order_keys(values: Array) -> Array:
+    """The bits of floats of a native width (f16, bf16, f32, f64) as signed integers of that
+    width, ordered like ``total_order_key`` (-NaN < -Inf < ... < -0 < +0 < ... < +NaN). The
+    map is its own inverse: ``order_keys(keys)`` gives the bits back (integers of that width
+    are taken as bits)."""
+    ints = values.view(f"i{values.dtype.itemsize}")
+    keys: Array = ints ^ ((ints >> (8 * ints.itemsize - 1)) & np.iinfo(ints.dtype).max)
+    return keys
+
+
 # ---- error-free transformations (for functions that cancel in f64) -----------------------
 
 

@@ -12,7 +12,7 @@ from op_kernels_util import assert_same, build, random_array, run_both, type_nam
 
 import xlapy
 from xlapy.backend.cpu.kernel import NoKernel, generated_kernels
-from xlapy.backend.cpu.kernels import sort as sort_module
+from xlapy.backend.cpu.kernels import sort_keys, topk
 from xlapy.backend.cpu.kernels.radix import stable_argsort
 from xlapy.interpreter.evaluator import DeviceState, Evaluator
 from xlapy.text.hlo_parser import parse_hlo
@@ -273,10 +273,10 @@ def test_quick_topk_candidates_and_partition(largest):
     ascending = np.sort(rng.standard_normal((3, 1000)).astype(np.float32), axis=1)
     cases = [(spread, True), (ascending, False), (np.full((2, 1000), 2.5, np.float32), False)]
     for x, few in cases:
-        keys = sort_module._encode_numpy(x.view(np.uint32), 32, sort_module.TOTAL_ORDER, largest)
+        keys = sort_keys.encode_numpy(x.view(np.uint32), 32, sort_keys.TOTAL_ORDER, largest)
         for k in (1, 7, 20):
             if k > 1:  # (one candidate a row when k=1 on any row whose least key is unique)
-                assert (sort_module._candidates(keys, k) is not None) == few
+                assert (topk._candidates(keys, k) is not None) == few
             with generated_kernels(False):
                 got, want, _ = run_both(topk_text(x, k, largest), x)
             assert_same(got, want)

@@ -249,7 +249,8 @@ def _quick_modules() -> dict[str, frozenset[Opcode]]:
         "scan": frozenset({Opcode.REDUCE_WINDOW}),
         "scatter_numpy": frozenset({Opcode.SCATTER}),
         "slicing": frozenset({Opcode.DYNAMIC_SLICE, Opcode.DYNAMIC_UPDATE_SLICE}),
-        "sort": frozenset({Opcode.SORT, Opcode.TOPK}),
+        "sort": frozenset({Opcode.SORT}),
+        "topk": frozenset({Opcode.TOPK}),
     }
 
 

@@ -14,11 +14,12 @@ from collections.abc import Sequence
 import numpy as np
 
 from xlapy import dtypes
-from xlapy.interpreter.evals.compare_select import default_comparison_type, total_order_key
+from xlapy.interpreter.evals.compare_select import default_comparison_type
 from xlapy.interpreter.evals.elementwise import flush_enabled, prepare
 from xlapy.interpreter.evals.reduce import apply_computation
 from xlapy.interpreter.evals.slicing import array_operand, error
 from xlapy.interpreter.evaluator import Evaluator, custom_call_target, evaluates
+from xlapy.interpreter.numerics import total_order_key
 from xlapy.ir.attrs import ComparisonDirection, ComparisonType
 from xlapy.ir.computation import HloComputation
 from xlapy.ir.instruction import HloInstruction

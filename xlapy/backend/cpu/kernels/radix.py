@@ -1,13 +1,13 @@
 """The numba side of ``sort``'s compiled tier: a stable LSD radix argsort on encoded integer
 keys, an in-place radix sort of one-to-one keys, and ``topk``'s per-row selection (the quick
-tier sorts the same keys with numpy: ``sort._argsort_numpy``)."""
+tier sorts the same keys with numpy: ``sort_keys.argsort_numpy``)."""
 
 from __future__ import annotations
 
 import numba
 import numpy as np
 
-from xlapy.backend.cpu.kernels.sort import SIGNED, TOTAL_ORDER
+from xlapy.backend.cpu.kernels.sort_keys import SIGNED, TOTAL_ORDER
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.literal import Array
 

@@ -29,8 +29,8 @@ import numpy as np
 
 from xlapy import dtypes
 from xlapy.backend.cpu.codegen.scan_rules import reducer_op
-from xlapy.interpreter.evals.compare_select import order_keys
 from xlapy.interpreter.evals.reduce import REDUCER_UFUNCS
+from xlapy.interpreter.numerics import order_keys
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array

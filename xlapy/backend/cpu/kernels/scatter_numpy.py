@@ -47,7 +47,7 @@ from xlapy.backend.cpu.kernels.scatter_gather_rules import (
     target_buffer,
     unit_dtype,
 )
-from xlapy.interpreter.evals.compare_select import order_keys
+from xlapy.interpreter.numerics import order_keys
 from xlapy.ir.instruction import HloInstruction
 from xlapy.ir.opcode import Opcode
 from xlapy.literal import Array, Value
