@@ -15,6 +15,7 @@ from __future__ import annotations
 import builtins
 import contextlib
 import keyword
+import math
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -321,6 +322,26 @@ class KernelEmitter:
                     index.append((s // inner) % n if inner > 1 else s % n)
             for d in range(position, len(dims)):
                 index.append(stack.enter_context(self.loop(self.current, f"{hint}{d}", dims[d])))
+            yield self.simplify(index)
+
+    @contextlib.contextmanager
+    def flat_loop(self, dims: Sequence[int], hint: str = "j") -> Iterator[Index]:
+        """One serial loop over every element of ``dims`` in row-major order, in the current
+        frame; yields the index of ``dims`` it walks (the loop's counter unraveled, which
+        ``flat_index`` folds back into the counter). A copy between two arrays of ``dims``
+        then is one loop LLVM turns into a memory copy: in nested loops numba's code copied
+        an s32[16,32] element by element (0.7 us, 0.05 us flat)."""
+        size = math.prod(dims)
+        if size == 0:  # no element: no unraveling (and no division by a zero extent)
+            with self.output_loops(dims, False, hint) as index:
+                yield index
+            return
+        with self.loop(self.current, f"{hint}0", size) as flat:
+            index: list[AffineExpr] = []
+            inner = size
+            for n in dims:
+                inner //= n
+                index.append((flat // inner) % n if inner > 1 else flat % n)
             yield self.simplify(index)
 
     def store(self, frame: Frame, output: Output, index: Index, value: Val) -> None:

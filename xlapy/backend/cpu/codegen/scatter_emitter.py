@@ -67,7 +67,7 @@ def materialize_scatter(
     comp = operand.parent
     if temp is None or comp.users(operand) != [scatter] or operand is comp.root:
         temp = em.scratch(scatter.name, t, math.prod(dims))
-        with em.enter(frame), em.output_loops(dims, False, "j") as index:
+        with em.enter(frame), em.flat_loop(dims) as index:
             value = em.scalar(operand, index)
             em.emit_in(em.current, em.store_text(temp, em.flat_index(index, dims), value.text))
     temps[id(scatter)] = temp

@@ -123,7 +123,7 @@ def fill(em: KernelEmitter, loop: Frame, jobs: Sequence[tuple[Sequence[int], Sto
     for dims, store in jobs:
         groups.setdefault(tuple(d for d in dims if d != 1), []).append((dims, store))
     for squeezed, members in groups.items():
-        with em.enter(loop), em.output_loops(squeezed, False, "j") as index:
+        with em.enter(loop), em.flat_loop(squeezed) as index:
             for dims, store in members:
                 positions = iter(index)
                 store(tuple(constant(0) if d == 1 else next(positions) for d in dims))

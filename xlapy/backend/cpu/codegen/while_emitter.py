@@ -130,7 +130,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
             em.emit_in(em.top, f"{state[-1]} = {em.load(arg, '0')}")
         else:
             state.append(out.arg)
-            with em.output_loops(shape.dims, False, "j") as index:
+            with em.flat_loop(shape.dims) as index:
                 offset = em.flat_index(index, shape.dims)
                 em.emit_in(em.current, f"{out.arg.name}[{offset}] = {arg.name}[{offset}]")
     limit, iterations = em.fresh("limit"), em.fresh("iterations")
@@ -340,6 +340,6 @@ def _commit(
     for shape, target, value in zip(shapes, state, new_values, strict=True):
         if isinstance(target, str) or not isinstance(value, KernelArg):
             continue
-        with em.enter(loop), em.output_loops(shape.dims, False, "j") as index:
+        with em.enter(loop), em.flat_loop(shape.dims) as index:
             offset = em.flat_index(index, shape.dims)
             em.emit_in(em.current, em.store_text(target, offset, em.load(value, offset)))
