@@ -52,6 +52,16 @@ def lowers(*names: str) -> Callable[[LowerFn], LowerFn]:
     return register
 
 
+def _legacy_lowering(name: str) -> LowerFn | None:
+    """The lowering of op ``name`` among ``stablehlo_ops_legacy``'s (ops removed from StableHLO
+    or expanded by XLA's legalizations: einsum, torch_index_select, async, trace), that
+    module imported on first use: JAX prints none of them, and every process loading
+    StableHLO would pay its import."""
+    from xlapy.text import stablehlo_ops_legacy  # noqa: F401  (registers its lowerings)
+
+    return LOWERINGS.get(name)
+
+
 class ModuleLowering:
     """Lowers the functions of one ``MlirModule`` into one ``HloModule``."""
 
@@ -303,7 +313,7 @@ class Builder:
         )
 
     def lower_op(self, op: Op) -> None:
-        fn = LOWERINGS.get(op.name)
+        fn = LOWERINGS.get(op.name) or _legacy_lowering(op.name)
         if fn is None:
             raise self.module.unsupported(op.offset, f"unsupported operation {op.name}")
         if op.operand_types and len(op.operand_types) == len(op.operands):
