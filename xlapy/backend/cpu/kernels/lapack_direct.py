@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -245,60 +246,82 @@ def _template(
     return ptrs, tuple(keep)
 
 
-def _run(
+@dataclass(frozen=True)
+class _Prepared:
+    """A routine's calls on batches of one shape, everything but the arrays settled once
+    (address, scalar arguments, argument positions, how the batch is split): a call is then
+    little more than ``_batched``'s dispatch (a LAPACK step's Python work ~5 -> ~3 us)."""
+
+    fn: int
+    nargs: int
+    ptrs: Array
+    keep: tuple[Array, ...]
+    """The scalar arguments ``ptrs`` points at."""
+    positions: tuple[int, int, int, int, int, int, int]
+    """Argument positions of the matrices a, b, c, the rows u, v and the workspaces w, iw
+    (``_UNUSED``: not passed)."""
+    count: int
+    per_block: int
+    """Matrices per block of a split batch; 0: the batch runs on the calling thread."""
+
+    def __call__(
+        self,
+        a: Array,
+        a_out: Array,
+        b: Array,
+        b_out: Array,
+        c: Array,
+        c_out: Array,
+        u: Array,
+        v: Array,
+        w: Array,
+        iw: Array,
+    ) -> None:
+        """One routine call per matrix (``_batched``'s arguments; an unused matrix is an
+        empty batch, an unused row batch ``_NONE``, unused workspaces ``_NO_WORK`` and
+        ``_NO_IWORK``)."""
+        a_at, b_at, c_at, u_at, v_at, w_at, iw_at = self.positions
+        fn, nargs, count = self.fn, self.nargs, self.count
+        args = (a, a_out, a_at, b, b_out, b_at, c, c_out, c_at, u, u_at, v, v_at)
+        if not self.per_block:
+            _batched(fn, nargs, self.ptrs.copy(), *args, w, w_at, iw, iw_at, 0, count)
+            return
+        per_block = self.per_block
+        starts = iter(range(0, count, per_block))  # shared by the tasks: next() is atomic
+
+        def task(first: bool) -> None:
+            ws, iws = (w, iw) if first else (np.empty_like(w), np.empty_like(iw))
+            ptrs = self.ptrs.copy()
+            for lo in starts:
+                _batched(fn, nargs, ptrs, *args, ws, w_at, iws, iw_at, lo, lo + per_block)
+
+        blas.run_parallel([partial(task, k == 0) for k in range(min(blas.workers(), count))])
+
+
+def _prepare(
     kind: str,
     prefix: str,
     scalars: tuple[tuple[int, str, object], ...],
-    matrices: Sequence[tuple[int, Array | None, Array | None]],
-    rows: Sequence[tuple[int, Array]] = (),
-    work: Sequence[tuple[int, Array]] = (),
-    flops: float = 0.0,
-) -> None:
-    """Calls the routine once per matrix. ``scalars``: the scalar arguments (``_template``);
-    ``matrices`` (one to three): per position, the C-contiguous batch of logical matrices
-    passed column-major (None: not read, an output) and the batch receiving the results
-    (None: read only); ``rows``: per position, a C-contiguous 2-D batch whose row ``i`` is
-    passed with matrix ``i``; ``work``: per position, a workspace (a float, then an int32
-    one) shared by the calls of one thread. ``flops``: about how many floating-point
-    operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small matrices
-    (``_SPLIT_MAX_DIM``) is split into blocks of matrices (``_BLOCK_FLOPS``) that one thread
-    per core takes in turn, each thread with its own workspaces (every matrix gets the same
-    call either way: the same results)."""
+    positions: Sequence[int],
+    count: int,
+    largest: int,
+    flops: float,
+) -> _Prepared:
+    """The calls of routine ``prefix + kind`` on ``count`` matrices of at most ``largest``
+    rows and columns. ``scalars``: the scalar arguments (``_template``); ``positions``: as
+    ``_Prepared.positions`` (fewer: the rest unused). ``flops``: about how many
+    floating-point operations one matrix takes; a batch of at least ``_SPLIT_FLOPS`` of small
+    matrices (``_SPLIT_MAX_DIM``) is split into blocks of matrices (``_BLOCK_FLOPS``) that
+    one thread per core takes in turn, each thread with its own workspaces (every matrix gets
+    the same call either way: the same results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
-    slots: list[Array | int] = []
-    largest = 0
-    for at, x, out in matrices:
-        like = x if out is None else out
-        assert like is not None
-        empty = _empty(like.dtype)
-        slots += [empty if x is None else x, empty if out is None else out, at]
-        largest = max(largest, like.shape[1], like.shape[2])
-    empty = _empty(slots[0].dtype)  # type: ignore[union-attr]
-    for _ in range(3 - len(matrices)):
-        slots += [empty, empty, _UNUSED]
-    u_at, u = rows[0] if rows else (_UNUSED, _NONE)
-    v_at, v = rows[1] if len(rows) > 1 else (_UNUSED, _NONE)
-    w_at, w = work[0] if work else (_UNUSED, _NO_WORK)
-    iw_at, iw = work[1] if len(work) > 1 else (_UNUSED, _NO_IWORK)
-    fn, nargs = _address(kind, prefix), _NARGS[kind]
-    count = slots[0].shape[0] or slots[1].shape[0]  # type: ignore[union-attr]
-    if count < 2 or count * flops < _SPLIT_FLOPS or largest > _SPLIT_MAX_DIM:
-        _batched(fn, nargs, ptrs.copy(), *slots, u, u_at, v, v_at, w, w_at, iw, iw_at, 0, count)
-        return
-
-    per_block = max(1, min(-(-count // blas.workers()), round(_BLOCK_FLOPS / max(flops, 1.0))))
-    starts = iter(range(0, count, per_block))  # shared by the tasks: next() is atomic (GIL)
-
-    def task(first: bool) -> None:
-        ws, iws = (w, iw) if first else (np.empty_like(w), np.empty_like(iw))
-        copy = ptrs.copy()
-        for lo in starts:
-            _batched(
-                fn, nargs, copy, *slots, u, u_at, v, v_at, ws, w_at, iws, iw_at, lo, lo + per_block
-            )
-
-    blas.run_parallel([partial(task, k == 0) for k in range(min(blas.workers(), count))])
-    del keep
+    at = (*positions, *[_UNUSED] * (7 - len(positions)))
+    per_block = 0
+    if count >= 2 and count * flops >= _SPLIT_FLOPS and largest <= _SPLIT_MAX_DIM:
+        share = -(-count // blas.workers())
+        per_block = max(1, min(share, round(_BLOCK_FLOPS / max(flops, 1.0))))
+    fn = _address(kind, prefix)
+    return _Prepared(fn, _NARGS[kind], ptrs, keep, at, count, per_block)  # type: ignore[arg-type]
 
 
 def _batch(a: Array) -> Array:
@@ -306,29 +329,68 @@ def _batch(a: Array) -> Array:
     return np.ascontiguousarray(a)
 
 
+@functools.lru_cache(maxsize=256)
+def _potrf(prefix: str, count: int, n: int, lower: bool) -> _Prepared:
+    scalars = ((0, "c", "L" if lower else "U"), (1, "i", n), (3, "i", n))
+    return _prepare("potrf", prefix, scalars, (2, -1, -1, 4), count, n, n**3 / 3)
+
+
 def potrf(prefix: str, a: Array, lower: bool) -> tuple[Array, Array]:
     """``(factor, info)`` of every matrix of ``a`` (batch, n, n), n > 0; the other triangle is
     left as it was (scipy's ``clean=0``)."""
     a = _batch(a)
+    count = a.shape[0]
     out = np.empty_like(a)
-    info = np.zeros(a.shape[0], np.int32)
-    n = a.shape[1]
-    scalars = ((0, "c", "L" if lower else "U"), (1, "i", n), (3, "i", n))
-    _run("potrf", prefix, scalars, [(2, a, out)], [(4, info.reshape(-1, 1))], flops=n**3 / 3)
-    return out, info
+    info = np.zeros((count, 1), np.int32)
+    e = _empty(a.dtype)
+    _potrf(prefix, count, a.shape[1], lower)(a, out, e, e, e, e, info, _NONE, _NO_WORK, _NO_IWORK)
+    return out, info.reshape(count)
+
+
+@functools.lru_cache(maxsize=256)
+def _getrf(prefix: str, count: int, m: int, n: int) -> _Prepared:
+    scalars = ((0, "i", m), (1, "i", n), (3, "i", m))
+    return _prepare(
+        "getrf", prefix, scalars, (2, -1, -1, 4, 5), count, max(m, n), m * n * min(m, n)
+    )
 
 
 def getrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     """``(lu, 1-based pivots, info)`` of every matrix of ``a`` (batch, m, n), m, n > 0."""
     a = _batch(a)
+    count, m, n = a.shape
     out = np.empty_like(a)
-    m, n = a.shape[-2], a.shape[-1]
-    piv = np.zeros((a.shape[0], min(m, n)), np.int32)
-    info = np.zeros(a.shape[0], np.int32)
-    scalars = ((0, "i", m), (1, "i", n), (3, "i", m))
-    rows = [(4, piv), (5, info.reshape(-1, 1))]
-    _run("getrf", prefix, scalars, [(2, a, out)], rows, flops=m * n * min(m, n))
-    return out, piv, info
+    piv = np.zeros((count, min(m, n)), np.int32)
+    info = np.zeros((count, 1), np.int32)
+    e = _empty(a.dtype)
+    _getrf(prefix, count, m, n)(a, out, e, e, e, e, piv, info, _NO_WORK, _NO_IWORK)
+    return out, piv, info.reshape(count)
+
+
+@functools.lru_cache(maxsize=256)
+def _trsm(
+    prefix: str,
+    dtype: str,
+    count: int,
+    shapes: tuple[tuple[int, ...], tuple[int, ...]],
+    right: bool,
+    lower: bool,
+    trans: str,
+    unit: bool,
+) -> _Prepared:
+    (k, _), (m, n) = shapes
+    scalars = (
+        (0, "c", "R" if right else "L"),
+        (1, "c", "L" if lower else "U"),
+        (2, "c", trans),
+        (3, "c", "U" if unit else "N"),
+        (4, "i", m),
+        (5, "i", n),
+        (6, dtype, 1),
+        (8, "i", k),
+        (10, "i", m),
+    )
+    return _prepare("trsm", prefix, scalars, (7, 9), count, max(k, m, n), m * n * shapes[0][1])
 
 
 def trsm(
@@ -338,102 +400,119 @@ def trsm(
     non-empty."""
     a, b = _batch(a), _batch(b)
     out = np.empty_like(b)
-    m, n = b.shape[-2], b.shape[-1]
-    scalars = (
-        (0, "c", "R" if right else "L"),
-        (1, "c", "L" if lower else "U"),
-        (2, "c", trans),
-        (3, "c", "U" if unit else "N"),
-        (4, "i", m),
-        (5, "i", n),
-        (6, a.dtype.str, 1),
-        (8, "i", a.shape[-2]),
-        (10, "i", m),
-    )
-    _run("trsm", prefix, scalars, [(7, a, None), (9, b, out)], flops=m * n * a.shape[-1])
+    shapes = (a.shape[1:], b.shape[1:])
+    prepared = _trsm(prefix, a.dtype.str, b.shape[0], shapes, right, lower, trans, unit)
+    e = _empty(b.dtype)
+    prepared(a, e, b, out, e, e, _NONE, _NONE, _NO_WORK, _NO_IWORK)
     return out
+
+
+@functools.lru_cache(maxsize=256)
+def _geqrf(prefix: str, count: int, m: int, n: int) -> _Prepared:
+    scalars = ((0, "i", m), (1, "i", n), (3, "i", m), (6, "i", max(3 * n, 1)))
+    flops = 2 * m * n * min(m, n)
+    return _prepare("geqrf", prefix, scalars, (2, -1, -1, 4, 7, 5), count, max(m, n), flops)
 
 
 def geqrf(prefix: str, a: Array) -> tuple[Array, Array, Array]:
     """``(qr, tau, info)`` of every matrix of ``a`` (batch, m, n), m, n > 0, with scipy's
     default workspace ``max(3n, 1)`` (the workspace size decides LAPACK's block size)."""
     a = _batch(a)
+    count, m, n = a.shape
     out = np.empty_like(a)
-    m, n = a.shape[-2], a.shape[-1]
-    tau = np.zeros((a.shape[0], min(m, n)), a.dtype)
-    info = np.zeros(a.shape[0], np.int32)
-    lwork = max(3 * n, 1)
-    scalars = ((0, "i", m), (1, "i", n), (3, "i", m), (6, "i", lwork))
-    rows = [(4, tau), (7, info.reshape(-1, 1))]
-    work = [(5, np.zeros(lwork, a.dtype))]
-    _run("geqrf", prefix, scalars, [(2, a, out)], rows, work, flops=2 * m * n * min(m, n))
-    return out, tau, info
+    tau = np.zeros((count, min(m, n)), a.dtype)
+    info = np.zeros((count, 1), np.int32)
+    work = np.zeros(max(3 * n, 1), a.dtype)
+    e = _empty(a.dtype)
+    _geqrf(prefix, count, m, n)(a, out, e, e, e, e, tau, info, work, _NO_IWORK)
+    return out, tau, info.reshape(count)
+
+
+@functools.lru_cache(maxsize=256)
+def _orgqr(prefix: str, count: int, m: int, n: int, k: int) -> _Prepared:
+    kind = "ungqr" if prefix in "cz" else "orgqr"
+    scalars = ((0, "i", m), (1, "i", n), (2, "i", k), (4, "i", m), (7, "i", max(3 * n, 1)))
+    return _prepare(kind, prefix, scalars, (3, -1, -1, 5, 8, 6), count, max(m, n), 2 * m * n * k)
 
 
 def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
     """``(q, info)``: the first n columns of Q from every (a, tau) of geqrf, m >= n >= k > 0,
     with scipy's default workspace ``max(3n, 1)``."""
     a = _batch(a)
+    count, m, n = a.shape
     out = np.empty_like(a)
-    m, n = a.shape[-2], a.shape[-1]
-    info = np.zeros(a.shape[0], np.int32)
-    lwork = max(3 * n, 1)
-    kind = "ungqr" if prefix in "cz" else "orgqr"
-    scalars = ((0, "i", m), (1, "i", n), (2, "i", tau.shape[-1]), (4, "i", m), (7, "i", lwork))
-    rows = [(5, np.ascontiguousarray(tau)), (8, info.reshape(-1, 1))]
-    work = [(6, np.zeros(lwork, a.dtype))]
-    _run(kind, prefix, scalars, [(3, a, out)], rows, work, flops=2 * m * n * tau.shape[-1])
-    return out, info
+    info = np.zeros((count, 1), np.int32)
+    work = np.zeros(max(3 * n, 1), a.dtype)
+    e = _empty(a.dtype)
+    prepared = _orgqr(prefix, count, m, n, tau.shape[-1])
+    prepared(a, out, e, e, e, e, np.ascontiguousarray(tau), info, work, _NO_IWORK)
+    return out, info.reshape(count)
+
+
+@functools.lru_cache(maxsize=256)
+def _syevd(prefix: str, count: int, n: int, lower: bool) -> _Prepared:
+    scalars = (
+        (0, "c", "V"),
+        (1, "c", "L" if lower else "U"),
+        (2, "i", n),
+        (4, "i", n),
+        (7, "i", max(1 + 6 * n + 2 * n * n, 1)),
+        (9, "i", 3 + 5 * n),
+    )
+    return _prepare("syevd", prefix, scalars, (3, -1, -1, 5, 10, 6, 8), count, n, 9 * n**3)
 
 
 def syevd(prefix: str, a: Array, lower: bool) -> tuple[Array, Array, Array]:
     """``(eigenvectors, eigenvalues, info)`` of every real symmetric matrix of ``a``
     (batch, n, n), n > 0, with scipy's default workspaces (``1 + 6n + 2n^2``, ``3 + 5n``)."""
     a = _batch(a)
+    count, n = a.shape[0], a.shape[-1]
     out = np.empty_like(a)
-    n = a.shape[-1]
-    w = np.zeros((a.shape[0], n), a.dtype)
-    info = np.zeros(a.shape[0], np.int32)
-    lwork, liwork = max(1 + 6 * n + 2 * n * n, 1), 3 + 5 * n
-    scalars = (
-        (0, "c", "V"),
-        (1, "c", "L" if lower else "U"),
-        (2, "i", n),
-        (4, "i", n),
-        (7, "i", lwork),
-        (9, "i", liwork),
-    )
-    work = [(6, np.zeros(lwork, a.dtype)), (8, np.zeros(liwork, np.int32))]
-    rows = [(5, w), (10, info.reshape(-1, 1))]
-    _run("syevd", prefix, scalars, [(3, a, out)], rows, work, flops=9 * n**3)
-    return out, w, info
+    w = np.zeros((count, n), a.dtype)
+    info = np.zeros((count, 1), np.int32)
+    work = np.zeros(max(1 + 6 * n + 2 * n * n, 1), a.dtype)
+    iwork = np.zeros(3 + 5 * n, np.int32)
+    e = _empty(a.dtype)
+    _syevd(prefix, count, n, lower)(a, out, e, e, e, e, w, info, work, iwork)
+    return out, w, info.reshape(count)
 
 
-def gesdd(prefix: str, a: Array, full: bool) -> tuple[Array, Array, Array, Array]:
-    """``(s, u, vt, info)`` of every real matrix of ``a`` (batch, m, n), m, n > 0, singular
-    vectors computed (``full``: jobz "A", else the thin "S"), with scipy's default
-    workspaces (``lwork = max(4k^2 + max(m, n) + 9k, 1)``, ``iwork`` of ``8k``, k = min(m,
-    n))."""
-    a = _batch(a)
-    m, n = a.shape[-2], a.shape[-1]
+def _gesdd_lwork(m: int, n: int) -> int:
+    """scipy's default gesdd workspace with singular vectors: ``max(4k^2 + max(m, n) + 9k,
+    1)``, k = min(m, n)."""
     k = min(m, n)
-    count = a.shape[0]
-    u = np.empty((count, m, m if full else k), a.dtype)
-    vt = np.empty((count, n if full else k, n), a.dtype)
-    s = np.zeros((count, k), a.dtype)
-    info = np.zeros(count, np.int32)
-    lwork = max(4 * k * k + max(m, n) + 9 * k, 1)
+    return max(4 * k * k + max(m, n) + 9 * k, 1)
+
+
+@functools.lru_cache(maxsize=256)
+def _gesdd(prefix: str, count: int, m: int, n: int, full: bool) -> _Prepared:
+    k = min(m, n)
     scalars = (
         (0, "c", "A" if full else "S"),
         (1, "i", m),
         (2, "i", n),
         (4, "i", m),
         (7, "i", m),
-        (9, "i", vt.shape[1]),
-        (11, "i", lwork),
+        (9, "i", n if full else k),
+        (11, "i", _gesdd_lwork(m, n)),
     )
-    matrices = [(3, a, None), (6, None, u), (8, None, vt)]
-    work = [(10, np.zeros(lwork, a.dtype)), (12, np.zeros(8 * k, np.int32))]
-    rows = [(5, s), (13, info.reshape(-1, 1))]
-    _run("gesdd", prefix, scalars, matrices, rows, work, flops=4 * m * n * k + 8 * k**3)
-    return s, u, vt, info
+    flops = 4 * m * n * k + 8 * k**3
+    return _prepare("gesdd", prefix, scalars, (3, 6, 8, 5, 13, 10, 12), count, max(m, n), flops)
+
+
+def gesdd(prefix: str, a: Array, full: bool) -> tuple[Array, Array, Array, Array]:
+    """``(s, u, vt, info)`` of every real matrix of ``a`` (batch, m, n), m, n > 0, singular
+    vectors computed (``full``: jobz "A", else the thin "S"), with scipy's default
+    workspaces (``_gesdd_lwork``, ``iwork`` of ``8k``, k = min(m, n))."""
+    a = _batch(a)
+    count, m, n = a.shape
+    k = min(m, n)
+    u = np.empty((count, m, m if full else k), a.dtype)
+    vt = np.empty((count, n if full else k, n), a.dtype)
+    s = np.zeros((count, k), a.dtype)
+    info = np.zeros((count, 1), np.int32)
+    work = np.zeros(_gesdd_lwork(m, n), a.dtype)
+    e = _empty(a.dtype)
+    iwork = np.zeros(8 * k, np.int32)
+    _gesdd(prefix, count, m, n, full)(a, e, e, u, e, vt, s, info, work, iwork)
+    return s, u, vt, info.reshape(count)
