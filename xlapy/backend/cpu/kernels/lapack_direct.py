@@ -187,6 +187,9 @@ _SPLIT_FLOPS = 3e6
 XLA:CPU splits these custom calls over its threads: such a batch takes 0.5 ms or more on one
 core, a hand-off to a pool thread ~30 us on an idle machine but far more when other
 processes hold the cores (16 matrices: gesdd 48x32 and syevd 32, 1.7 and 1.4 ms, split).
+Split only when ``blas.spare_core`` saw an idle core was measured no better: at a load of
+3-4 (spare_core False) jnp.linalg.eigh still ran 0.89 ms (p10) split against 1.0 on one
+thread, the other load coming and going.
 Smaller batches stay on one thread: 16 48x32 geqrf + orgqr (jnp.linalg.qr, 2.4e6 flops)
 measured 0.57-0.63 ms per program call on one thread and 0.85-0.95 ms split, on an idle
 machine."""
@@ -249,7 +252,7 @@ def _template(
 @dataclass(frozen=True)
 class _Prepared:
     """A routine's calls on batches of one shape, everything but the arrays settled once
-    (address, scalar arguments, argument positions, how the batch is split): a call is then
+    (address, scalar arguments, argument positions): a call is then
     little more than ``_batched``'s dispatch (a LAPACK step's Python work ~5 -> ~3 us)."""
 
     fn: int
@@ -261,8 +264,10 @@ class _Prepared:
     """Argument positions of the matrices a, b, c, the rows u, v and the workspaces w, iw
     (``_UNUSED``: not passed)."""
     count: int
-    per_block: int
-    """Matrices per block of a split batch; 0: the batch runs on the calling thread."""
+    flops: float
+    """About how many floating-point operations one matrix takes."""
+    small: bool
+    """Whether the matrices have at most ``_SPLIT_MAX_DIM`` rows and columns."""
 
     def __call__(
         self,
@@ -283,10 +288,12 @@ class _Prepared:
         a_at, b_at, c_at, u_at, v_at, w_at, iw_at = self.positions
         fn, nargs, count = self.fn, self.nargs, self.count
         args = (a, a_out, a_at, b, b_out, b_at, c, c_out, c_at, u, u_at, v, v_at)
-        if not self.per_block:
+        split = count >= 2 and count * self.flops >= _SPLIT_FLOPS and self.small
+        if not split:
             _batched(fn, nargs, self.ptrs.copy(), *args, w, w_at, iw, iw_at, 0, count)
             return
-        per_block = self.per_block
+        share = -(-count // blas.workers())
+        per_block = max(1, min(share, round(_BLOCK_FLOPS / max(self.flops, 1.0))))
         starts = iter(range(0, count, per_block))  # shared by the tasks: next() is atomic
 
         def task(first: bool) -> None:
@@ -316,12 +323,9 @@ def _prepare(
     the same call either way: the same results)."""
     ptrs, keep = _template(_NARGS[kind], scalars)
     at = (*positions, *[_UNUSED] * (7 - len(positions)))
-    per_block = 0
-    if count >= 2 and count * flops >= _SPLIT_FLOPS and largest <= _SPLIT_MAX_DIM:
-        share = -(-count // blas.workers())
-        per_block = max(1, min(share, round(_BLOCK_FLOPS / max(flops, 1.0))))
+    small = largest <= _SPLIT_MAX_DIM
     fn = _address(kind, prefix)
-    return _Prepared(fn, _NARGS[kind], ptrs, keep, at, count, per_block)  # type: ignore[arg-type]
+    return _Prepared(fn, _NARGS[kind], ptrs, keep, at, count, flops, small)  # type: ignore[arg-type]
 
 
 def _batch(a: Array) -> Array:
