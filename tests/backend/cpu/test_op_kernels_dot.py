@@ -10,6 +10,7 @@ import pytest
 from op_kernels_util import assert_close, assert_same, random_array, run_both, shape_text
 
 from xlapy.backend.cpu.kernel import CompileOptions
+from xlapy.backend.cpu.kernels import blas
 
 
 def dot_text(lhs, rhs, out_type, lb, lc, rb, rc, out_dims):
@@ -173,14 +174,18 @@ def test_batched_dot_flush_denormals_bitwise_as_the_interpreter():
 
 
 @pytest.mark.parametrize(("batch", "m"), [(4, 64), (1, 300)])
-def test_dot_large_products_split_over_threads(batch, m):
-    # Over 2**24 multiply-adds: row blocks (or batch blocks) on the BLAS thread pool.
+def test_dot_large_products_split_over_threads(batch, m, monkeypatch):
+    # Over blas._SPLIT_FLOPS multiply-adds (lowered here to keep the products small): row
+    # blocks (or batch blocks) on the BLAS thread pool, the bits of the one-thread product.
     rng = np.random.default_rng(3)
     lhs = random_array(rng, np.float32, (batch, m, 256))
     rhs = random_array(rng, np.float32, (batch, 256, 300))
     text = dot_text(lhs, rhs, "f32", [0], [2], [0], [1], [batch, m, 300])
+    one_thread, _, _ = run_both(text, lhs, rhs)
+    monkeypatch.setattr(blas, "_SPLIT_FLOPS", 1 << 20)
     got, want, _ = run_both(text, lhs, rhs)
     assert_close(got, want, rtol=1e-5)
+    assert_same(got, one_thread)
     lhs8 = random_array(rng, np.int8, (batch, m, 256))
     rhs8 = random_array(rng, np.int8, (batch, 256, 300))
     text = dot_text(lhs8, rhs8, "s32", [0], [2], [0], [1], [batch, m, 300])

@@ -29,8 +29,12 @@ import numpy as np
 
 from xlapy.literal import Array
 
-# A product below this many multiply-adds runs on the calling thread alone.
-_SPLIT_FLOPS = 1 << 24
+# A product below this many multiply-adds runs on the calling thread alone. Mid-sized products
+# split over the 2 cores of this machine measured slower inside a program, idle or loaded: the
+# pool thread starts ~0.1 ms late and its half runs on cold caches (a 512x128x512 sgemm in
+# the GPT forward: own half 0.50 ms, then 0.39 ms waiting for the pool's, against 0.76 ms on
+# one thread); gpt_forward per call 8.6-10.1 ms split from 2**24, 8.1-9.3 ms unsplit.
+_SPLIT_FLOPS = 1 << 26
 # An outer product of at least this many elements is split over the cores.
 _SPLIT_OUTER = 1 << 18
 # Below this many multiply-adds OpenBLAS's gemm never starts its threads (its
