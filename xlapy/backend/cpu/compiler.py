@@ -281,6 +281,7 @@ def _quick_tier(module: HloModule, options: CompileOptions, start: float) -> Exe
             if optimized is None:  # no worker, or it failed: compile here
                 optimized, notes = _optimize(quick_module, None)
             program = _plans(optimized, options)
+            tiers.warm_first_call()
             state.seconds = time.perf_counter() - state.started
             header = _header(module, program, state.seconds, options, notes)
             header[0] = (
