@@ -29,7 +29,13 @@ from xlapy.ir.module import HloModule
 PLATFORMS = ("cpu", "interpreter")
 
 
+_JAX: list[Any] = []
+"""The jax module once imported (an import statement per call cost ~0.5 us each time)."""
+
+
 def _jax() -> Any:
+    if _JAX:
+        return _JAX[0]
     try:
         import jax
     except ImportError as err:
@@ -37,6 +43,7 @@ def _jax() -> Any:
             "xlapy.jit lowers Python functions with JAX, which is not installed; install it "
             "with `pip install 'xlapy[oracle]'` (or load JAX-exported text with xlapy.load)"
         ) from err
+    _JAX.append(jax)
     return jax
 
 
@@ -145,7 +152,9 @@ class Jitted:
 
     def _signature(self, leaves: Sequence[Any], tree: Any, static: Any) -> Hashable:
         """The cache key: the pytree structure, each leaf's shape and dtype, static values."""
-        avals = tuple(_aval_key(leaf) for leaf in leaves)
+        avals = tuple([_aval_key(leaf) for leaf in leaves])
+        if static is _NO_STATIC:
+            return (tree, avals, static)
         try:
             hash(static)
         except TypeError as err:
