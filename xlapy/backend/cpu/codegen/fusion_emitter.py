@@ -183,6 +183,7 @@ def compile_kernel(
     numba_types.check_static(instructions, f"{root.opcode.value} {root.name}")
     em = KernelEmitter(name)
     em.flush_denormals = options.flush_denormals
+    em.mark_no_alias()  # runner passes fresh outputs or an unshared donated operand
     for instr in instructions:
         if id(instr) in leaves:
             _bind_leaf(em, instr, leaves[id(instr)])
@@ -298,7 +299,9 @@ def _in_place_function(
     params = [a.name for a in em.args if a.name not in aliased]
     lines = [
         '@numba.njit(cache=True, error_model="numpy", nogil=True'
-        + (", parallel=True)" if em.parallel else ")"),
+        + (", parallel=True" if em.parallel else "")
+        + em.no_alias_option()
+        + ")",
         f"def {em.name}_in_place({', '.join(params)}):",
         *(f"    {name} = {operand[p]}" for name, p in aliased.items()),
     ]

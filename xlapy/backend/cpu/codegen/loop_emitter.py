@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from xlapy.backend.cpu.codegen import fast_math, narrow, numba_types, scalar_ops
+from xlapy.backend.cpu.codegen import fast_math, narrow, no_alias, numba_types, scalar_ops
 from xlapy.backend.cpu.kernel import NoKernel
 from xlapy.dtypes import ElementType
 from xlapy.indexing.affine import AffineExpr, ExprKind, constant, symbol
@@ -154,7 +154,12 @@ PARALLEL_MIN_EXTENT = 16
 
 _RESERVED = frozenset(
     {"np", "numba", "math", "U", *dir(builtins)}
-    | {name for m in (fast_math, narrow, scalar_ops) for name in dir(m) if not name.startswith("_")}
+    | {
+        name
+        for m in (fast_math, narrow, no_alias, scalar_ops)
+        for name in dir(m)
+        if not name.startswith("_")
+    }
 )
 """Names generated code uses besides its variables: modules, builtins, helpers."""
 
@@ -176,6 +181,7 @@ class KernelEmitter:
         self.cache: dict[tuple[int, int, Index], tuple[Val, ...] | Val] = {}
         self.scopes: dict[int, int] = {}
         self.parallel = False
+        self.no_alias = False  # see mark_no_alias
         self.exact = True
         self.flush_denormals = False  # XLA:CPU's FTZ/DAZ in the generated code (elemental)
         self.flushed: set[str] = set()  # variables holding already flushed values
@@ -599,11 +605,22 @@ class KernelEmitter:
         options = f'"{self.signature()}", cache=True, error_model="numpy", nogil=True'
         if self.parallel:
             options += ", parallel=True"
+        options += self.no_alias_option()
         lines = [f"@numba.njit({options})"]
         lines.append(f"def {self.name}({', '.join(a.name for a in self.args)}):")
         body: list[str] = []
         self.top.render(1, body)
         return "\n".join(lines + body)
+
+    def mark_no_alias(self) -> None:
+        """Compiles the kernel with ``no_alias.NoAliasCompiler``: for callers that never pass
+        an argument overlapping a written one."""
+        self.no_alias = True
+        self.helper("no_alias", "NoAliasCompiler")
+
+    def no_alias_option(self) -> str:
+        """The decorator keyword of ``mark_no_alias`` kernels, else ''."""
+        return ", pipeline_class=NoAliasCompiler" if self.no_alias else ""
 
     def imports(self) -> list[str]:
         """The import lines of the helpers the kernel calls."""
@@ -617,7 +634,9 @@ class KernelEmitter:
 
 
 # Keywords of the ``numba.njit`` decorators in generated code (a variable of that name keeps it).
-_NUMBA_OPTIONS = frozenset({"cache", "parallel", "nogil", "error_model", "fastmath", "inline"})
+_NUMBA_OPTIONS = frozenset(
+    {"cache", "parallel", "nogil", "error_model", "fastmath", "inline", "pipeline_class"}
+)
 # A name in generated code, not an attribute (``np.float32``) or part of a longer name.
 _NAME = re.compile(r"(?<![\w.])[A-Za-z_]\w*")
 
