@@ -43,6 +43,19 @@ def median_seconds(fn: Callable[[], object], repeat: int, budget: float = 20.0) 
     first = time.perf_counter() - start
     if first >= budget:
         return first
+    calls, first_repeat = _calls_per_repeat(fn, budget)
+    times = [first_repeat]
+    while len(times) < repeat and sum(times) * calls < budget:
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - start) / calls)
+    return statistics.median(times)
+
+
+def _calls_per_repeat(fn: Callable[[], object], budget: float) -> tuple[int, float]:
+    """Calls of ``fn`` per timed repeat (doubling until a run lasts ``MIN_REPEAT_SECONDS``, at
+    most 1000) and the per-call seconds of the calibrating run."""
     calls = 1
     while True:
         start = time.perf_counter()
@@ -50,15 +63,36 @@ def median_seconds(fn: Callable[[], object], repeat: int, budget: float = 20.0) 
             fn()
         elapsed = time.perf_counter() - start
         if elapsed >= MIN_REPEAT_SECONDS or calls >= 1000 or elapsed >= budget:
-            break
+            return calls, elapsed / calls
         calls = min(1000, max(2 * calls, int(1.2 * MIN_REPEAT_SECONDS * calls / elapsed)))
-    times = [elapsed / calls]
-    while len(times) < repeat and sum(times) * calls < budget:
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        times.append((time.perf_counter() - start) / calls)
-    return statistics.median(times)
+
+
+def interleaved_medians(
+    fns: Sequence[Callable[[], object]], repeat: int, budget: float = 20.0
+) -> list[float]:
+    """Median per-call seconds of each of ``fns``, their repeats taken in alternation.
+
+    Each function is warmed up once and its calls per repeat calibrated as in
+    ``median_seconds`` (the calibrating runs are not timed repeats); then each round times
+    one repeat of every function in turn, until ``repeat`` rounds or, after the first round,
+    ``budget`` seconds of rounds. On a shared machine the load changes
+    within seconds: timed in alternation, every function sees the same load (XLA's time and
+    xlapy's, timed one after the other, moved by up to 1.8x against each other between runs).
+    """
+    for fn in fns:
+        fn()
+    calls_each = [_calls_per_repeat(fn, budget)[0] for fn in fns]
+    times: list[list[float]] = [[] for _ in fns]
+    spent = 0.0
+    while not times[0] or (len(times[0]) < repeat and spent < budget):
+        for calls, fn, own in zip(calls_each, fns, times, strict=True):
+            start = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            elapsed = time.perf_counter() - start
+            own.append(elapsed / calls)
+            spent += elapsed
+    return [statistics.median(own) for own in times]
 
 
 def tracemalloc_peak(fn: Callable[[], object]) -> int:

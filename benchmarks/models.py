@@ -9,7 +9,8 @@ Per model, four fresh processes (``child.py model``), one after the other: XLA's
 (JAX's lowering, ``as_text`` + ``xlapy.load``, ``xlapy.compile``, the call: the steps
 ``xlapy.jit`` takes), and xlapy's first call again on the cache that call filled (warm). Then,
 in this process, the per-call medians: ``jax.jit(fn)`` on device-resident arguments and
-``xlapy.jit(fn)`` on numpy arguments (the cache already warm), and whether their outputs agree
+``xlapy.jit(fn)`` on numpy arguments (the cache already warm), their timed repeats alternated
+(``measure.interleaved_medians``) so both see the same load, and whether their outputs agree
 (``measure.compare``; the cold child's outputs are compared with the XLA child's too). Prints
 the tables and writes ``benchmarks/models.md`` (``--filter`` alone only prints), keeping any
 ``## Before`` section the file already has.
@@ -39,6 +40,7 @@ from measure import (
     agreement_text,
     commit_text,
     compare,
+    interleaved_medians,
     load_npz,
     machine_text,
     median_seconds,
@@ -171,9 +173,10 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
     on_device = jax.device_put(example)
     reference = jitted(*on_device)
     ref = _leaves(reference)
-    row.xla_call = median_seconds(
-        lambda: jax.block_until_ready(jitted(*on_device)), args.repeat, args.budget
-    )
+
+    def xla_call() -> object:
+        return jax.block_until_ready(jitted(*on_device))
+
     # numpy arguments, as a training loop feeds back xlapy's outputs (fresh writable arrays:
     # numpy's view of a JAX array is read-only, which xlapy copies on every call, 1-1.6 ms on
     # gpt_adamw's and cnn_adam's 6-10 MB of state); a Python scalar (a TrainState's step)
@@ -187,10 +190,15 @@ def _bench(model: Model, args: argparse.Namespace, work: Path) -> Row:
         row.agree = compare(got, ref)
         if not row.agree.ok:
             row.float64 = _float64_distances(fn, example, got, reference)
-        row.xlapy_call = median_seconds(lambda: ours(*host), args.repeat, args.budget)
+        # XLA's repeats and xlapy's alternate, so both see the same load.
+        row.xla_call, row.xlapy_call = interleaved_medians(
+            [xla_call, lambda: ours(*host)], args.repeat, 2 * args.budget
+        )
     except Exception as exc:
         first_line = (str(exc).splitlines() or [""])[0][:300]
         row.errors.append(f"xlapy.jit per call: {type(exc).__name__}: {first_line}")
+    if row.xla_call is None:
+        row.xla_call = median_seconds(xla_call, args.repeat, args.budget)
     return row
 
 
@@ -288,7 +296,12 @@ def _summary(rows: list[Row]) -> list[str]:
 def _parse() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--filter", default="", help="models whose name contains this text")
-    parser.add_argument("--repeat", type=int, default=5, help="timed repeats per call median")
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=5,
+        help="timed repeats per call median (XLA's and xlapy's alternated)",
+    )
     parser.add_argument(
         "--budget",
         type=float,
@@ -355,7 +368,8 @@ def _document(run: Run, rows: list[Row], wanted: int) -> list[str]:
         "(all children share one bytecode cache, primed once per run: a pip install has its "
         "`.pyc` files; the kernel cache is a separate directory, empty for the first process)",
         "- per call: `jax.jit(fn)` on device-resident arguments, `xlapy.jit(fn)` on numpy "
-        "arguments; agree: `xlapy.jit`'s outputs vs `jax.jit`'s (the result's leaves); "
+        "arguments, their timed repeats (20 ms or more each) alternated so both see the same "
+        "load; agree: `xlapy.jit`'s outputs vs `jax.jit`'s (the result's leaves); "
         "agree (cold): the empty-cache process's outputs vs XLA's first call",
         "",
         "| model | what |",

@@ -13,7 +13,13 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from measure import compare, interpret_in_fresh_process, load_npz, median_seconds
+from measure import (
+    compare,
+    interleaved_medians,
+    interpret_in_fresh_process,
+    load_npz,
+    median_seconds,
+)
 
 
 def test_compare_exact_floats_and_ints() -> None:
@@ -69,6 +75,39 @@ def test_median_seconds_calibrates_repeats_after_a_slow_warm_up() -> None:
     assert median_seconds(first_slow, repeat=3, budget=5.0) < 0.005
     # each of the 3 repeats lasts MIN_REPEAT_SECONDS (0.02 s): many calls, not one
     assert len(calls) > 1 + 3 * 10
+
+
+def test_interleaved_medians_alternate_the_functions() -> None:
+    order: list[str] = []
+
+    def fast() -> None:
+        order.append("f")
+        time.sleep(0.001)
+
+    def slow() -> None:
+        order.append("s")
+        time.sleep(0.03)
+
+    got = interleaved_medians([fast, slow], repeat=4, budget=5.0)
+    assert 0.001 <= got[0] < 0.02
+    assert 0.03 <= got[1] < 0.2
+    # warm-ups and calibration (fast: doubling until 20 ms; slow: one call), then 4 rounds of
+    # one repeat each: many fast calls, then one slow call.
+    rounds = "".join(order).split("s")[2:]
+    assert len(rounds) == 5
+    assert rounds[-1] == ""
+    assert all(len(r) >= 10 for r in rounds[:4])
+
+
+def test_interleaved_medians_stop_at_the_budget_after_one_round() -> None:
+    calls: list[int] = []
+
+    def slow() -> None:
+        calls.append(1)
+        time.sleep(0.05)
+
+    interleaved_medians([slow, slow], repeat=10, budget=0.01)
+    assert len(calls) == 2 + 2 + 2  # warm-ups, calibrations, one round
 
 
 _LOOP = """HloModule loop, entry_computation_layout={(s32[])->s32[]}
