@@ -36,7 +36,6 @@ from xlapy.backend.cpu.kernel import (
 )
 from xlapy.backend.cpu.kernels.scan_accumulate import accumulate
 from xlapy.backend.cpu.kernels.scan_body import Body, bound_body
-from xlapy.indexing.per_op import instruction_summary
 from xlapy.interpreter.evals.reduce import apply_computation, collate, result_shapes
 from xlapy.interpreter.evals.windows import reduce_window
 from xlapy.ir.computation import HloComputation
@@ -102,8 +101,9 @@ def scan_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     for position, operand in enumerate(instr.operands):
         leaves.setdefault(id(operand), position)
     reason = "generated kernels are compiled in the background (quick tier)"
-    if generating():  # numba's import: not on the quick tier
+    if generating():  # numba's and the indexing analysis' imports: not on the quick tier
         from xlapy.backend.cpu.codegen.fusion_emitter import compile_kernel
+        from xlapy.indexing.per_op import instruction_summary
 
         try:
             return compile_kernel(
