@@ -19,7 +19,6 @@ from typing import Any
 from xlapy.errors import XlaError
 from xlapy.literal import Literal
 from xlapy.shape import Shape
-from xlapy.text.dense import parse_dense_body
 from xlapy.text.mlir_ast import Op
 from xlapy.text.mlir_parser import MlirParser, tensor_type
 from xlapy.text.stablehlo_pretty import (
@@ -83,6 +82,8 @@ def _build(p: MlirParser, m: re.Match[str], name: str, offset: int) -> Op | None
         shape = tensor_type(m.group("dense_type"))
         if shape is None or not shape.is_array or not shape.is_static:
             return None
+        from xlapy.text.dense import parse_dense_body  # (see MlirParser.parse_dense)
+
         value = parse_dense_body(m.group("body"), shape.element_type, shape.dims)
         literal = Literal(shape, value)
         return Op(name, [m.group("result")], [], {"value": literal}, [], [literal.shape], offset)
