@@ -162,6 +162,11 @@ def _bind_leaf(em: KernelEmitter, instr: HloInstruction, position: int) -> None:
     em.bindings[id(instr)] = read
 
 
+_NO_ALIAS_PLANS = frozenset({"row reduction", "column reduction"})
+"""The kernels compiled with ``no_alias.NoAliasCompiler`` (measured faster or the same; a loop
+fusion's nest of short loops can become slower, see ``no_alias``)."""
+
+
 def compile_kernel(
     name: str,
     root: HloInstruction,
@@ -183,7 +188,6 @@ def compile_kernel(
     numba_types.check_static(instructions, f"{root.opcode.value} {root.name}")
     em = KernelEmitter(name)
     em.flush_denormals = options.flush_denormals
-    em.mark_no_alias()  # runner passes fresh outputs or an unshared donated operand
     for instr in instructions:
         if id(instr) in leaves:
             _bind_leaf(em, instr, leaves[id(instr)])
@@ -206,6 +210,8 @@ def compile_kernel(
             for o, value in zip(outputs, values, strict=True):
                 em.store(frame, o, index, value)
         plan, candidates = "loop", tuple(outputs)
+    if plan in _NO_ALIAS_PLANS:  # runner passes fresh outputs or an unshared donated operand
+        em.mark_no_alias()
     in_place = _in_place(em, outputs, candidates, leaves, instructions)
     variant = _in_place_function(em, outputs, in_place) if in_place else ""
     try:

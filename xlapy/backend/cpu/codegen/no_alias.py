@@ -6,7 +6,10 @@ Why: a kernel's accumulator arrays (``np.empty`` inside the kernel) and its outp
 far as LLVM knows, overlap any of its inputs, and a loop over many arrays needs more run-time
 overlap checks than LLVM's vectorizer makes, so it stays scalar. A column reduction of the GPT's
 adamw step (6 bias and LayerNorm gradients over 512 rows, 38 inputs) took 0.51 ms scalar and
-0.11 ms vectorized, with the same bits (each column's sum keeps its order over the rows).
+0.11 ms vectorized, with the same bits (each column's sum keeps its order over the rows); its
+row reductions ran the same or up to 25% faster. Not for loop fusions: a bias add over
+``[8, 64, 4, 32]`` (inner loop of 32) was vectorized across the outer loops with scattered
+stores, 20 -> 73 us.
 
 Sound for kernels run by ``fusion_emitter.runner`` only: it passes fresh output arrays, or (the
 in-place variant) writes into a donated operand no other operand shares
