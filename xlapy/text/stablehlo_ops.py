@@ -2,7 +2,8 @@
 
 Ops that map one to one with no attributes beyond ``result_accuracy`` come from the opcode
 registry (``OpDef.stablehlo`` names); the others have a lowering function each. Collectives,
-CHLO, check and interpreter ops are in ``xlapy.text.stablehlo_ops_extra``.
+CHLO ops are in ``xlapy.text.stablehlo_ops_chlo``; custom calls, collectives, check and
+interpreter ops in ``xlapy.text.stablehlo_ops_extra`` (imported on first use).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@
   function using an unsupported op fails only its own test).
 
 Parsing (``mlir_parser``, ``stablehlo_pretty``) builds a syntax tree; lowering
-(``stablehlo_lower``, ``stablehlo_ops``, ``stablehlo_ops_extra``, and
-``stablehlo_ops_legacy`` on first use) maps it onto HLO the way XLA's
+(``stablehlo_lower``, ``stablehlo_ops``, ``stablehlo_ops_chlo``, and on first use
+``stablehlo_ops_extra`` and ``stablehlo_ops_legacy``) maps it onto HLO the way XLA's
 StableHLO -> HLO conversion does. Errors are ``ParseError`` (``file:line:col: error: ...`` with
 the source line and a caret) or, for valid programs xlapy cannot run (quantized types...),
 ``Unimplemented`` with the same location prefix.
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from xlapy.errors import ParseError, XlaError
 from xlapy.ir.module import HloModule
-from xlapy.text import stablehlo_ops, stablehlo_ops_extra  # noqa: F401  (register lowerings)
+from xlapy.text import stablehlo_ops, stablehlo_ops_chlo  # noqa: F401  (register lowerings)
 from xlapy.text.mlir_ast import MlirModule
 from xlapy.text.mlir_parser import MlirParser
 from xlapy.text.stablehlo_lower import ModuleLowering

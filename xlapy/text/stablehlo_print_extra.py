@@ -1,6 +1,7 @@
 """StableHLO emitters of custom calls (and the ``check.*`` / ``interpreter.*`` test ops they
 stand for), gathers, collectives, send/recv, infeed/outfeed, CHLO ops with attributes and the
-dynamic-shape ops: the inverse of ``stablehlo_ops_extra`` and the dynamic lowerings.
+dynamic-shape ops: the inverse of ``stablehlo_ops_extra``, ``stablehlo_ops_chlo`` and the dynamic
+lowerings.
 
 * A custom call ``check.X`` with no results prints as the ``check.X`` op with its
   ``backend_config`` (an MLIR dictionary) as attributes; ``interpreter.probe``/``print``/
