@@ -270,6 +270,16 @@ def test_syntax_error_location() -> None:
         parse_mlir("func.func @main() {\n  %0 = stablehlo.add %a %b : tensor<f32>\n}")
 
 
+def test_bad_escape_and_unterminated_location_are_located() -> None:
+    """The lexer's rare-token errors (their patterns compile on first use) keep their
+    line:column."""
+    escape = 'func.func @main() {\n  "stablehlo.custom_call"() {call_target_name = "a\\q"}'
+    with pytest.raises(ParseError, match=r"<string>:2:51: error: unknown escape"):
+        parse_mlir(escape + " : () -> ()\n  return\n}")
+    with pytest.raises(ParseError, match=r"<string>:2:3: error: unterminated loc"):
+        parse_mlir('func.func @main() {\n  loc("a" (\n')
+
+
 def test_unknown_op_is_unimplemented() -> None:
     with pytest.raises(Unimplemented, match=r"unsupported operation stablehlo\.frobnicate"):
         parse_stablehlo('func.func @main() {\n  "stablehlo.frobnicate"() : () -> ()\n  return\n}')
