@@ -20,14 +20,17 @@ import os
 import threading
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from xlapy.literal import Array
+
+if TYPE_CHECKING:  # imported with the pool (4.5-5.7 ms, which quick first calls never need)
+    from concurrent.futures import ThreadPoolExecutor
 
 # A product below this many multiply-adds runs on the calling thread alone. Mid-sized products
 # split over the 2 cores of this machine measured slower inside a program, idle or loaded: the
@@ -135,6 +138,8 @@ def run_parallel(tasks: list[Callable[[], None]]) -> None:
         return
     with _pool_lock:
         if _pool is None:
+            from concurrent.futures import ThreadPoolExecutor
+
             _pool = ThreadPoolExecutor(max_workers=workers(), thread_name_prefix="xlapy-blas")
         pool = _pool
 
