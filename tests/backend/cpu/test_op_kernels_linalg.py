@@ -7,6 +7,7 @@ run on one thread and split into blocks over threads (``split``): the same bits.
 import jax
 import jax.numpy as jnp
 import jax.scipy.linalg as jsl
+import numba
 import numpy as np
 import pytest
 from op_kernels_util import assert_outputs_same, assert_same
@@ -86,6 +87,32 @@ def test_lapack_programs_match_the_interpreter(name, dtype, split):
         a, b = args
         tol = 1e-3 if dtype == np.float32 else 1e-9
         np.testing.assert_allclose(a @ want[0], b, rtol=tol, atol=tol)
+
+
+@pytest.mark.parametrize("name", sorted(MODELS))
+def test_direct_kernels_type_their_loop_when_built(name, monkeypatch):
+    """Building a LAPACK kernel types ``lapack_direct._batched`` (a lazily typed numba
+    dispatcher) for the calls it makes, so a compiled tier loads it while it is built and
+    no call compiles or loads it: a fresh dispatcher has its signatures once the program is
+    compiled and gets none from calls, with writable or read-only operands."""
+    from xlapy.backend.cpu.kernels import lapack_direct
+
+    fresh = numba.njit(cache=True, nogil=True)(lapack_direct._batched.py_func)
+    monkeypatch.setattr(lapack_direct, "_batched", fresh)
+    fn, make = MODELS[name]
+    args = make(np.random.default_rng(3), np.dtype(np.float32), (2,))
+    module = xlapy.load(jax.jit(fn).lower(*args).as_text())
+    exe = xlapy.compile(module, platform="cpu", tiered=False)
+    typed = list(fresh.signatures)
+    assert typed, exe.report()
+    read_only = [np.array(a) for a in args]
+    for a in read_only:
+        a.flags.writeable = False
+    got, again = exe(*args), exe(*read_only)
+    assert fresh.signatures == typed
+    want = xlapy.run(module, *args, platform="interpreter")
+    assert_outputs_same(got, want)
+    assert_outputs_same(again, want)
 
 
 @pytest.mark.parametrize("name", sorted(MODELS))

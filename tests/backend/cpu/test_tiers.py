@@ -270,19 +270,39 @@ def test_one_worker_at_a_time_and_one_off_runs_compile_now(
     assert _same_bits(list(result), list(want))
 
 
+POTRF = """
+HloModule potrf
+ENTRY main {
+  a = f32[3,4,4] parameter(0)
+  t = f32[3,4,4] transpose(a), dimensions={0,2,1}
+  s = f32[3,4,4] add(a, t)
+  ROOT c = (f32[3,4,4], s32[3]) custom-call(s), custom_call_target="lapack_spotrf_ffi",
+    api_version=API_VERSION_TYPED_FFI, backend_config={uplo = 76 : ui8}
+}
+"""
+
 _DONATING = """
 import sys
 import numpy as np
 import xlapy
 from tests.backend.cpu.test_fusion_kernels_in_place import attention
+from tests.backend.cpu.test_tiers import POTRF
+from xlapy.backend.cpu.kernels import lapack_direct
 exe = xlapy.compile(attention(2, 24, 8), cache_dir=sys.argv[1], tiered=True)
 q, k, v = (np.random.default_rng(i).standard_normal((2, 24, 8)).astype(np.float32) for i in range(3))
 exe(q, k, v)
 assert exe.wait_compiled(timeout=300), exe.report()
+potrf = xlapy.compile(xlapy.load(POTRF), cache_dir=sys.argv[1], tiered=True)
+a = np.eye(4, dtype=np.float32) + np.zeros((3, 1, 1), np.float32)
+potrf(a)
+assert potrf.wait_compiled(timeout=300), potrf.report()
+typed = list(lapack_direct._batched.signatures)
 loaded = set(sys.modules)
 results = [exe(q, k, v)[0] for _ in range(2)]
+factors = [potrf(a)[0] for _ in range(2)]
 imported = sorted(set(sys.modules) - loaded)
 print(np.array_equal(results[0], results[1]), "numba.np.arraymath" in sys.modules, imported)
+print(bool(typed) and lapack_direct._batched.signatures == typed, np.array_equal(factors[0], np.sqrt(a + a)))
 """
 
 
@@ -291,7 +311,9 @@ def test_compiled_tier_compiles_nothing_on_its_calls(tmp_path: Path) -> None:
     so the compiled tier's calls, donating the softmax's intermediates, load every kernel
     from the cache: numba's compiler never initialises in this process. Nor do they import
     anything (``tiers.warm_first_call``): the modules that rebuilding the kernels' numba
-    environments imports were imported before the tier was installed."""
+    environments imports were imported before the tier was installed. A LAPACK kernel's
+    compiled loop (``lapack_direct._batched``, typed lazily by numba) is typed when the
+    kernel is built, so its calls type nothing."""
     root = Path(__file__).resolve().parents[3]
     done = subprocess.run(
         [sys.executable, "-c", _DONATING, str(tmp_path)],
@@ -305,7 +327,7 @@ def test_compiled_tier_compiles_nothing_on_its_calls(tmp_path: Path) -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["True", "False", "[]"]
+    assert done.stdout.split() == ["True", "False", "[]", "True", "True"]
 
 
 def test_jit_starts_on_the_quick_tier(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

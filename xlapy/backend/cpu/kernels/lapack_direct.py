@@ -33,6 +33,7 @@ from numba import types
 from numba.extending import get_cython_function_address, intrinsic
 
 from xlapy.backend.cpu.kernels import blas
+from xlapy.interpreter.evals.lapack import PREFIX_DTYPES
 from xlapy.literal import Array
 
 _NARGS = {
@@ -329,8 +330,42 @@ def _prepare(
 
 
 def _batch(a: Array) -> Array:
-    """``a`` as a C-contiguous batch of matrices (the caller's array is never written)."""
-    return np.ascontiguousarray(a)
+    """``a`` as a C-contiguous read-only batch of matrices (or rows): inputs reach
+    ``_batched`` read only whatever the caller's flags (a program's parameters may be
+    read-only views, its intermediates are not), so its calls take the argument types
+    ``type_calls`` compiled (numba types a read-only array apart and would compile again)."""
+    a = np.ascontiguousarray(a)
+    if a.flags.writeable:
+        a = a.view()
+        a.flags.writeable = False
+    return a
+
+
+def type_calls(routine: str, prefix: str) -> None:
+    """Types ``_batched`` now for the calls of ``routine`` (a ``_NARGS`` key) on ``prefix``'s
+    matrices, by calling the routine's function on an empty batch (no routine runs): numba
+    compiles it into its cache, or loads it from there, when the kernel is built (in the
+    tier worker, then on the tier-up thread) instead of on the program's first call
+    (cholesky's potrf and trsm: ~1.1 s to compile, ~9 ms to load). The argument types
+    depend on the routine and dtype only: inputs are read-only views (``_batch``),
+    everything else is allocated here alike at any shape."""
+    a = np.zeros((0, 1, 1), PREFIX_DTYPES[prefix])
+    if routine == "potrf":
+        potrf(prefix, a, True)
+    elif routine == "getrf":
+        getrf(prefix, a)
+    elif routine == "trsm":
+        trsm(prefix, a, a, False, True, "N", False)
+    elif routine == "geqrf":
+        geqrf(prefix, a)
+    elif routine in ("orgqr", "ungqr"):
+        orgqr(prefix, a, a[:, 0])
+    elif routine == "syevd":
+        syevd(prefix, a, True)
+    elif routine == "gesdd":
+        gesdd(prefix, a, False)
+    else:
+        raise ValueError(f"no batched calls of LAPACK routine {routine!r}")
 
 
 @functools.lru_cache(maxsize=256)
@@ -449,7 +484,7 @@ def orgqr(prefix: str, a: Array, tau: Array) -> tuple[Array, Array]:
     work = np.zeros(max(3 * n, 1), a.dtype)
     e = _empty(a.dtype)
     prepared = _orgqr(prefix, count, m, n, tau.shape[-1])
-    prepared(a, out, e, e, e, e, np.ascontiguousarray(tau), info, work, _NO_IWORK)
+    prepared(a, out, e, e, e, e, _batch(tau), info, work, _NO_IWORK)
     return out, info.reshape(count)
 
 
