@@ -280,7 +280,9 @@ def _quick_tier(module: HloModule, options: CompileOptions, start: float) -> Exe
             notes = ["passes: none here (run by the background worker, or cached)"]
             if optimized is None:  # no worker, or it failed: compile here
                 optimized, notes = _optimize(quick_module, None)
-            program = _plans(optimized, options)
+            # the in-place variants too (loaded from the cache the worker filled): no call
+            # of the compiled tier loads or compiles a kernel
+            program = _plans(optimized, replace(options, compile_variants=True))
             tiers.warm_first_call()
             state.seconds = time.perf_counter() - state.started
             header = _header(module, program, state.seconds, options, notes)

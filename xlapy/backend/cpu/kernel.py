@@ -74,7 +74,8 @@ class CompileOptions:
             prebuilt kernels (BLAS, sort, ...) only.
         compile_variants: compile kernel variants now that would otherwise compile on
             their first call (in-place variants: the tier worker, whose cache the calls of
-            another process use).
+            another process use; the tier-up thread, which so loads them from that cache
+            before the compiled tier's first call).
     """
 
     flush_denormals: bool = False

@@ -110,12 +110,14 @@ def store_optimized(key: str, module: HloModule, cache_dir: Path | None) -> None
     tmp.replace(path)
 
 
-FIRST_CALL_IMPORTS = ("numba.np.arrayobj", "numpy.ma")
+FIRST_CALL_IMPORTS = ("numba.np.arrayobj", "numpy.ma", "concurrent.futures.thread")
 """Modules the first call of a compiled tier would import: numba rebuilds a cached kernel's
 environment when the kernel first runs, importing the module it names, and the kernels'
 array allocations name numba's array implementations (``numba.np.arrayobj`` and what it
 imports: 0.12-0.15 s of CPU); numba types an array argument after checking it is no
-``np.ma.MaskedArray``, which numpy imports on first use (``numpy.ma``: ~11 ms). Once the
+``np.ma.MaskedArray``, which numpy imports on first use (``numpy.ma``: ~11 ms); the thread
+pool of ``blas.run_parallel``, which LAPACK batches split over the cores start with their
+first split (``concurrent.futures.thread``: 2-4 ms of eigh's and svd's first call). Once the
 program's kernels are built, the tier-up thread imports them (``warm_first_call``) before
 installing the tier."""
 
