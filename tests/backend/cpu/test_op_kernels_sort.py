@@ -8,10 +8,10 @@ import tracemalloc
 import ml_dtypes
 import numpy as np
 import pytest
-from op_kernels_util import assert_same, build, random_array, run_both, type_name
+from op_kernels_util import assert_same, build, random_array, root_of, run_both, type_name
 
 import xlapy
-from xlapy.backend.cpu.kernel import NoKernel, generated_kernels
+from xlapy.backend.cpu.kernel import NoKernel, RunContext, generated_kernels
 from xlapy.backend.cpu.kernels import sort_keys, topk
 from xlapy.backend.cpu.kernels.radix import stable_argsort
 from xlapy.interpreter.evaluator import DeviceState, Evaluator
@@ -335,3 +335,42 @@ def test_sort_1m_float32_peak_memory_is_about_its_result():
         tracemalloc.stop()
     np.testing.assert_array_equal(np.asarray(got), np.sort(x))
     assert peak < 2 * x.nbytes + (256 << 10), f"traced peak {peak} for a {x.nbytes}-byte result"
+
+
+@pytest.mark.parametrize(
+    ("text", "x"),
+    [
+        (sort_text([np.zeros((3, 50), np.float32)], LT_TOTAL), np.float32),
+        (sort_text([np.zeros((1, 60), np.float64)] * 2, jax_body("f64")), np.float64),
+        (sort_text([np.zeros((50, 3), np.int16)] * 2, LT, dimension=0), np.int16),
+        (topk_text(np.zeros((6, 200), np.float32), 5, True), np.float32),
+        (topk_text(np.zeros((6, 200), ml_dtypes.bfloat16), 200, False), ml_dtypes.bfloat16),
+    ],
+)
+def test_kernels_are_typed_when_built(text, x, monkeypatch):
+    """Building a sort or topk kernel types the radix kernels its calls take (numba
+    dispatchers typed on first call), so a compiled tier compiles them in the tier worker and
+    loads them while it is built: its calls, with writable or read-only operands, type
+    nothing."""
+    from numba.core.dispatcher import Dispatcher
+
+    module = parse_hlo(text)
+    params = module.entry.parameters
+    arrays = [random_array(np.random.default_rng(5), x, p.shape.dims) for p in params]
+    kernel = build(root_of(module))
+    typing_call = Dispatcher._compile_for_args
+    lazy = []
+
+    def counted(self, *args, **kwargs):
+        lazy.append(self.py_func.__name__)
+        return typing_call(self, *args, **kwargs)
+
+    monkeypatch.setattr(Dispatcher, "_compile_for_args", counted)
+    got, want, _ = run_both(text, *arrays)
+    assert_same(got, want)
+    for a in arrays:  # as a program's parameters may be
+        a.flags.writeable = False
+    evaluator = Evaluator(module, device=DeviceState())
+    ctx = RunContext(device=evaluator.device, evaluator=evaluator, call=evaluator.call)
+    assert_same(kernel.run(arrays, ctx), want)
+    assert lazy == [], kernel.how

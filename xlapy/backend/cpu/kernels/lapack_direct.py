@@ -33,6 +33,7 @@ from numba import types
 from numba.extending import get_cython_function_address, intrinsic
 
 from xlapy.backend.cpu.kernels import blas
+from xlapy.backend.cpu.kernels.typed_args import read_only
 from xlapy.interpreter.evals.lapack import PREFIX_DTYPES
 from xlapy.literal import Array
 
@@ -333,12 +334,8 @@ def _batch(a: Array) -> Array:
     """``a`` as a C-contiguous read-only batch of matrices (or rows): inputs reach
     ``_batched`` read only whatever the caller's flags (a program's parameters may be
     read-only views, its intermediates are not), so its calls take the argument types
-    ``type_calls`` compiled (numba types a read-only array apart and would compile again)."""
-    a = np.ascontiguousarray(a)
-    if a.flags.writeable:
-        a = a.view()
-        a.flags.writeable = False
-    return a
+    ``type_calls`` compiled (``typed_args``)."""
+    return read_only(a)
 
 
 def type_calls(routine: str, prefix: str) -> None:

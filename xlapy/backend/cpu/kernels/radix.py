@@ -8,6 +8,7 @@ import numba
 import numpy as np
 
 from xlapy.backend.cpu.kernels.sort_keys import SIGNED, TOTAL_ORDER
+from xlapy.backend.cpu.kernels.typed_args import read_only
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.literal import Array
 
@@ -214,6 +215,7 @@ def sort_bits(bits: Array, width: int, mode: int, descending: bool) -> Array:
     their encoded keys, a new array and the only one allocated beside one scratch row: keys
     are encoded into it, sorted in place and decoded back. Exact as a stable sort whenever
     equal keys have equal bits (the encodings are one-to-one)."""
+    bits = read_only(bits)
     out = np.empty_like(bits)
     _encode_into(bits, out, width, mode, descending)
     (_sort_keys_one if bits.shape[0] == 1 else _sort_keys_rows)(out)
@@ -225,15 +227,20 @@ def stable_argsort(bits: Array, width: int, mode: int, descending: bool) -> Arra
     """The stable argsort (int32 when it fits, else int64) along the last axis of a 2-D array
     of raw key bits (an unsigned dtype of the key's storage width)."""
     order = np.empty(bits.shape, np.int32 if bits.shape[1] < 2**31 else np.int64)
-    keys = _encode(bits, width, mode, descending)
+    keys = _encode(read_only(bits), width, mode, descending)
     (_argsort_one if bits.shape[0] == 1 else _argsort_rows)(keys, order)
     return order
 
 
-def warm_up() -> None:
-    """Compiles (or loads from numba's cache) the sorts of 32-bit keys."""
-    stable_argsort(np.zeros((1, 2 * _INSERTION), np.uint32), 32, TOTAL_ORDER, False)
-    sort_bits(np.zeros((1, 2 * _INSERTION), np.uint32), 32, TOTAL_ORDER, False)
+def type_calls(dtype: np.dtype, rows: int) -> None:
+    """Types now (compiles, or loads from numba's cache) the kernels that ``stable_argsort``
+    and ``sort_bits`` call on ``rows`` rows of raw bits of the unsigned ``dtype`` (shorter
+    than 2^31), by calling them on a small array: one row and more rows take different
+    kernels; inputs are read-only views (``typed_args``), so their types are these."""
+    bits = np.zeros((min(rows, 2), 2 * _INSERTION), dtype)
+    width = 8 * bits.dtype.itemsize
+    stable_argsort(bits, width, TOTAL_ORDER, False)
+    sort_bits(bits, width, TOTAL_ORDER, False)
 
 
 # ---- topk ----------------------------------------------------------------------------------

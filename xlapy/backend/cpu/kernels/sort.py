@@ -296,8 +296,8 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if generating():
         from xlapy.backend.cpu.kernels import radix
 
-        radix.warm_up()
         argsort, sort_bits = radix.stable_argsort, radix.sort_bits
+        _type_sorts(keys, types, plain, dims, dimension, flush)
     else:  # the quick tier: numpy's stable argsort, the keys gathered as any payload
         plain = None
     compile_seconds = time.perf_counter() - started
@@ -339,6 +339,33 @@ def sort_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     if plain is not None:
         how = "numba radix sort of the keys in place (one-to-one keys, no payload)"
     return Kernel(run=run, how=how, compile_seconds=compile_seconds, exact=True, views=())
+
+
+def _type_sorts(
+    keys: Sequence[SortKey],
+    types: Sequence[ElementType],
+    plain: tuple[int, int] | None,
+    dims: Sequence[int],
+    dimension: int,
+    flush: bool,
+) -> None:
+    """Types the radix kernels the calls will take now, while the kernel is built (in the
+    tier worker, then on the tier-up thread, so no call of the program compiles or loads
+    them): per key, those of its raw bits' dtype (``_key_bits`` of a zero), and with
+    ``plain`` those of the operand's raw bits, for as many rows as the calls sort."""
+    from xlapy.backend.cpu.kernels import radix
+
+    rows = math.prod(dims) // dims[dimension] if dims and dims[dimension] > 1 else 0
+    if rows == 0:
+        return  # the calls sort nothing
+    wanted = {np.dtype(f"u{plain[0] // 8}")} if plain is not None else set()
+    for key, t in zip(keys, types, strict=True):
+        if t.numpy is not None:
+            probe = _key_bits(key, t, np.zeros((1, 1), t.numpy), flush)
+            if probe is not None:
+                wanted.add(probe[0].dtype)
+    for dtype in sorted(wanted, key=str):
+        radix.type_calls(dtype, rows)
 
 
 def _counts_along(operand: HloInstruction, dimension: int) -> bool:

@@ -8,6 +8,7 @@ interpreter's evals: a quick plan of a program with a ``topk`` imports only what
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -136,9 +137,14 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     select, argsort = None, None
     if generating():
         from xlapy.backend.cpu.kernels import radix
+        from xlapy.backend.cpu.kernels.typed_args import read_only
 
         select, argsort = radix.select_rows, radix.stable_argsort
-        select(np.zeros((1, 2), np.uint32), 32, TOTAL_ORDER, largest, 1, np.empty((1, 1), np.int64))
+        # typed now for the calls' raw bits (read only: typed_args), so that no call compiles
+        probe, width, mode = _topk_bits(np.zeros((1, 2), t.numpy), t)
+        if k > _SELECT_MAX_K and math.prod(shape.dims[:-1]):
+            radix.type_calls(probe.dtype, math.prod(shape.dims[:-1]))
+        select(read_only(probe), width, mode, largest, 1, np.empty((1, 1), np.int64))
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -151,7 +157,7 @@ def topk_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
                 order = _smallest_numpy(bits, width, mode, largest, k)
             elif select is not None and k <= _SELECT_MAX_K:
                 order = np.empty((line.shape[0], k), np.int64)
-                select(bits, width, mode, largest, k, order)
+                select(read_only(bits), width, mode, largest, k, order)
             else:
                 order = argsort(bits, width, mode, largest)[:, :k]
         values = np.take_along_axis(line, order, axis=1).reshape(out_dims)
