@@ -432,3 +432,41 @@ def test_f16_scatter_add_runs_numpy_on_both_tiers(op):
     got, want, kernel = run_both(text, start, idx, upd)
     assert kernel.how.startswith("numpy scatter"), kernel.how
     assert_same(got, want)
+
+
+@pytest.mark.parametrize("op", ["gather", "scatter"])
+def test_kernels_are_typed_when_built(op, monkeypatch):
+    """Building a gather or scatter kernel types its numba loops (dispatchers typed on first
+    call) for the calls' argument types, so a compiled tier compiles them in the tier worker
+    and loads them while it is built: calls with writable or read-only operands (a program's
+    parameters may be read-only) type nothing."""
+    from numba.core.dispatcher import Dispatcher
+
+    from xlapy.interpreter.evaluator import DeviceState, Evaluator
+
+    typing_call = Dispatcher._compile_for_args
+    lazy = []
+
+    def counted(self, *args, **kwargs):
+        lazy.append(self.py_func.__name__)
+        return typing_call(self, *args, **kwargs)
+
+    rng = np.random.default_rng(11)
+    for dtype in (np.float32, np.int16, np.complex128):
+        for _ in range(4):
+            if op == "gather":
+                *args, text = random_gather(rng, dtype)
+            else:
+                *args, text = random_scatter(rng, dtype, BODIES["add"])
+            module = parse_hlo(text)
+            kernel = build(module.entry.root)
+            monkeypatch.setattr(Dispatcher, "_compile_for_args", counted)
+            got, want, _ = run_both(text, *args)
+            assert_same(got, want)
+            for a in args:
+                a.flags.writeable = False
+            evaluator = Evaluator(module, device=DeviceState())
+            ctx = RunContext(device=evaluator.device, evaluator=evaluator, call=evaluator.call)
+            assert_same(kernel.run(args, ctx), want)
+            monkeypatch.undo()
+            assert lazy == [], (kernel.how, text)

@@ -40,6 +40,7 @@ from xlapy.backend.cpu.kernels.scatter_gather_rules import (
     target_buffer,
     unit_dtype,
 )
+from xlapy.backend.cpu.kernels.typed_args import read_only
 from xlapy.backend.cpu.launch_lock import guarded
 from xlapy.backend.cpu.source_cache import load_source
 from xlapy.ir.instruction import HloInstruction
@@ -166,22 +167,21 @@ def gather_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     parallel = options.parallel and math.prod(staged) >= PARALLEL_WORK
     gather_rows = _gather_parallel if parallel else _gather_serial
     started = time.perf_counter()
-    gather_rows(
-        np.zeros(4, unit), np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros(1, unit)
-    )
-    # _bases is typed on the index dtype: compiled here (in the tier worker, into the cache),
-    # not on the first call of the compiled tier.
+    # Typed here, so in the tier worker (into numba's cache), not on the first call of the
+    # compiled tier: inputs read only (typed_args), _bases on the index dtype.
+    zeros = read_only(np.zeros(4, unit))
+    gather_rows(zeros, np.zeros(1, np.int64), np.zeros(1, np.int64), 1, np.zeros(1, unit))
     no_positions = np.zeros((0, entries), index_dtype(instr.operands[1].shape.element_type))
-    _bases(no_positions, *index_arrays[:2], True, *index_arrays[2:])
+    _bases(read_only(no_positions), *index_arrays[:2], True, *index_arrays[2:])
     compile_seconds = time.perf_counter() - started
 
     def run_gather(operands: list[Value], ctx: RunContext) -> Value:
         operand, indices = (np.asarray(v) for v in operands)
         if math.prod(staged) == 0:
             return np.empty(instr.shape.dims, dtype)
-        matrix = index_matrix(indices, ivd, geometry.positions, entries)
+        matrix = read_only(index_matrix(indices, ivd, geometry.positions, entries))
         bases = _bases(matrix, *index_arrays[:2], True, *index_arrays[2:])
-        flat = np.ascontiguousarray(operand).reshape(-1)
+        flat = read_only(operand).reshape(-1)
         if aligned and outer.size == 1:
             # Whole rows of a [rows, run] view: numpy's take copies them with memcpy.
             out = np.take(flat.reshape(-1, run), bases // run, axis=0).reshape(staged)
@@ -380,8 +380,8 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
     index_arrays = geometry_arrays(geometry, dims)
     for storage, per in storages:
         zeros = np.zeros(max(per, held or 0), storage)  # held windows are read first
-        no_positions = np.zeros((0, entries), index_dtype(shapes[n].element_type))
-        loop(zeros, no_positions, *index_arrays, np.zeros(per, np.int64), zeros, per)
+        no_positions = read_only(np.zeros((0, entries), index_dtype(shapes[n].element_type)))
+        loop(zeros, no_positions, *index_arrays, np.zeros(per, np.int64), read_only(zeros), per)
     compile_seconds = time.perf_counter() - started
 
     def run(operands: list[Value], ctx: RunContext) -> Value:
@@ -390,9 +390,10 @@ def scatter_kernel(instr: HloInstruction, options: CompileOptions) -> Kernel:
         results = [target_buffer(x, i in ctx.donatable) for i, x in enumerate(inputs)]
         if results[0].size and updates[0].size:
             matrix = index_matrix(np.asarray(operands[n]), ivd, geometry.positions, entries)
+            matrix = read_only(matrix)  # inputs read only, as typed (typed_args)
             for i, (result, update) in enumerate(zip(results, updates, strict=True)):
                 storage, per = storages[i]
-                staged = np.ascontiguousarray(update.transpose(order)).reshape(-1)
+                staged = read_only(update.transpose(order)).reshape(-1)
                 flat = result.reshape(-1).view(storage)
                 loop(flat, matrix, *index_arrays, offsets[i], staged.view(storage), per)
         return tuple(results) if instr.shape.is_tuple else results[0]
