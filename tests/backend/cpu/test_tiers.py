@@ -286,6 +286,7 @@ import sys
 import numpy as np
 import xlapy
 from tests.backend.cpu.test_fusion_kernels_in_place import attention
+from tests.backend.cpu.test_fusion_kernels_while_dots import CELL
 from tests.backend.cpu.test_tiers import POTRF
 from numba.core.dispatcher import Dispatcher
 from xlapy.backend.cpu.kernels import lapack_direct
@@ -293,20 +294,28 @@ exe = xlapy.compile(attention(2, 24, 8), cache_dir=sys.argv[1], tiered=True)
 q, k, v = (np.random.default_rng(i).standard_normal((2, 24, 8)).astype(np.float32) for i in range(3))
 exe(q, k, v)
 assert exe.wait_compiled(timeout=300), exe.report()
-potrf = xlapy.compile(xlapy.load(POTRF), cache_dir=sys.argv[1], tiered=True)
-a = np.eye(4, dtype=np.float32) + np.zeros((3, 1, 1), np.float32)
-potrf(a)
-assert potrf.wait_compiled(timeout=300), potrf.report()
-typed = list(lapack_direct._batched.signatures)
+cell = xlapy.compile(xlapy.load(CELL.replace("STEPS", "3")), cache_dir=sys.argv[1], tiered=True)
+shapes = [(16, 64), (3, 16, 32), (3, 16, 64), (64, 32), (64, 64)]
+cell_args = [np.random.default_rng(5).standard_normal(s).astype(np.float32) for s in shapes]
+cell(*cell_args)
+assert cell.wait_compiled(timeout=300), cell.report()
 lazy = []  # numba types (or loads from its cache) a dispatcher's call it has no overload for
 typing_call = Dispatcher._compile_for_args
 Dispatcher._compile_for_args = lambda self, *a, **k: lazy.append(self) or typing_call(self, *a, **k)
 loaded = set(sys.modules)
 results = [exe(q, k, v)[0] for _ in range(2)]
-factors = [potrf(a)[0] for _ in range(2)]
+cell(*cell_args)  # numba's np.dot: scipy.linalg imported before the swap
 imported = sorted(set(sys.modules) - loaded)
 print(np.array_equal(results[0], results[1]), "numba.np.arraymath" in sys.modules, imported)
-print(bool(typed) and lapack_direct._batched.signatures == typed, lazy)
+in_calls = list(lazy)
+potrf = xlapy.compile(xlapy.load(POTRF), cache_dir=sys.argv[1], tiered=True)
+a = np.eye(4, dtype=np.float32) + np.zeros((3, 1, 1), np.float32)
+potrf(a)
+assert potrf.wait_compiled(timeout=300), potrf.report()
+typed = list(lapack_direct._batched.signatures)
+lazy.clear()  # typed while the compiled tier was built: counted from its calls on
+factors = [potrf(a)[0] for _ in range(2)]
+print(bool(typed) and lapack_direct._batched.signatures == typed, in_calls + lazy)
 print(np.array_equal(factors[0], np.sqrt(a + a)))
 """
 

@@ -470,6 +470,14 @@ def _scipy_thread_setter() -> Callable[[int], int] | None:
 _set_scipy_local = _scipy_thread_setter()
 
 
+def import_numba_blas() -> None:
+    """Imports what numba's ``np.dot`` imports on a kernel's first product: numba's helper
+    library takes gemm and gemv from ``scipy.linalg.cython_blas`` then, importing the whole
+    ``scipy.linalg`` package (0.18-0.26 s of gru_scan's first compiled call). Called when
+    such a kernel is built (on the tier-up thread, before the compiled tier is installed)."""
+    importlib.import_module("scipy.linalg.cython_blas")
+
+
 @contextmanager
 def numba_blas_one_thread() -> Iterator[None]:
     """numba's BLAS calls from this thread run single-threaded inside the block (as

@@ -172,6 +172,7 @@ def compile_while(instr: HloInstruction, options: CompileOptions) -> Kernel:
     run = runner(function, em.args, outputs, instr.shape.is_tuple)
     if dots:
         run = _one_blas_thread(run)
+        while_arrays.import_numba_blas()
     return Kernel(
         run=_chunked(
             run, instr, options.max_while_iterations, sum(math.prod(s.dims) for s in shapes)
