@@ -127,8 +127,8 @@ def warm_first_call() -> None:
     every installed distribution's entry points on a process's first dispatcher call: ~4 ms
     here) when the compiled tier uses numba (it is then imported), so that no call of the
     program pays them: the first call on the compiled tier of cholesky, qr, eigh or svd
-    took 0.17-0.29 s, 10-25 ms after them (loading the machine code of kernels typed on
-    their first call)."""
+    took 0.17-0.29 s. (Kernels typed on their first call are typed, so loaded, when built:
+    the factories type them, the in-place variants through ``compile_variants``.)"""
     if "numba" not in sys.modules:
         return
     for name in FIRST_CALL_IMPORTS:
