@@ -118,12 +118,15 @@ def window_update(
 def fill(em: KernelEmitter, loop: Frame, jobs: Sequence[tuple[Sequence[int], Store]]) -> None:
     """Runs the stores of ``jobs`` (an array's dims and its store) in ``loop``, in one loop
     nest per distinct shape once unit dimensions are dropped, so that values two arrays
-    share (the results of one multi-output fusion) are computed once per element."""
+    share (the results of one multi-output fusion) are computed once per element. A nest, not
+    one flat loop: the stores compute values whose operands (broadcasts, slices) are indexed
+    by the loop indices, which a flat loop would rebuild by division for every element (the
+    GRU scan's step, 4.5 -> 14.8 ms per call)."""
     groups: dict[tuple[int, ...], list[tuple[Sequence[int], Store]]] = {}
     for dims, store in jobs:
         groups.setdefault(tuple(d for d in dims if d != 1), []).append((dims, store))
     for squeezed, members in groups.items():
-        with em.enter(loop), em.flat_loop(squeezed) as index:
+        with em.enter(loop), em.output_loops(squeezed, False, "j") as index:
             for dims, store in members:
                 positions = iter(index)
                 store(tuple(constant(0) if d == 1 else next(positions) for d in dims))
