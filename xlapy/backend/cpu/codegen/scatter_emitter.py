@@ -67,7 +67,11 @@ def materialize_scatter(
     comp = operand.parent
     if temp is None or comp.users(operand) != [scatter] or operand is comp.root:
         temp = em.scratch(scatter.name, t, math.prod(dims))
-        with em.enter(frame), em.flat_loop(dims) as index:
+        # A copy of a parameter walks one flat loop (a memory copy); a computed operand is
+        # indexed by its loop indices, which a flat loop would rebuild by division.
+        copy = operand.opcode in (Opcode.PARAMETER, Opcode.GET_TUPLE_ELEMENT)
+        loops = em.flat_loop(dims) if copy else em.output_loops(dims, False, "j")
+        with em.enter(frame), loops as index:
             value = em.scalar(operand, index)
             em.emit_in(em.current, em.store_text(temp, em.flat_index(index, dims), value.text))
     temps[id(scatter)] = temp
