@@ -181,6 +181,7 @@ def test_dot_large_products_split_over_threads(batch, m, monkeypatch):
     lhs = random_array(rng, np.float32, (batch, m, 256))
     rhs = random_array(rng, np.float32, (batch, 256, 300))
     text = dot_text(lhs, rhs, "f32", [0], [2], [0], [1], [batch, m, 300])
+    monkeypatch.setattr(blas, "spare_core", lambda: False)  # not on OpenBLAS's threads
     one_thread, _, _ = run_both(text, lhs, rhs)
     monkeypatch.setattr(blas, "_SPLIT_FLOPS", 1 << 20)
     got, want, _ = run_both(text, lhs, rhs)
@@ -191,6 +192,69 @@ def test_dot_large_products_split_over_threads(batch, m, monkeypatch):
     text = dot_text(lhs8, rhs8, "s32", [0], [2], [0], [1], [batch, m, 300])
     got, want, _ = run_both(text, lhs8, rhs8)
     assert_same(got, want)
+
+
+def _blas_thread_settings(monkeypatch, spare: bool) -> list[int]:
+    """The thread counts the dot kernel asks of OpenBLAS from now on, with a spare core or
+    not (on 2 workers)."""
+    settings: list[int] = []
+    real = blas.blas_threads
+
+    def recording(count):
+        settings.append(count)
+        return real(count)
+
+    monkeypatch.setattr(blas, "blas_threads", recording)
+    monkeypatch.setattr(blas, "spare_core", lambda: spare)
+    monkeypatch.setattr(blas, "workers", lambda: 2)
+    return settings
+
+
+@pytest.mark.parametrize(
+    "shape",
+    [
+        (1, 512, 128, 512),  # the GPT's projections
+        (4, 96, 256, 130),
+        (2, 300, 200, 77),
+        (1, 1031, 255, 517),
+    ],
+)
+def test_dot_on_openblas_threads_gives_the_one_thread_bits(shape, monkeypatch):
+    # With a spare core, float32 products of blas._OPENBLAS_THREADS_FLOPS multiply-adds or
+    # more, summing at most _OPENBLAS_THREADS_MAX_K terms, run on OpenBLAS's own threads,
+    # which split rows and columns: the bits are the one-thread product's.
+    batch, m, k, n = shape
+    rng = np.random.default_rng(5)
+    lhs = random_array(rng, np.float32, (batch, m, k))
+    rhs = random_array(rng, np.float32, (batch, k, n))
+    text = dot_text(lhs, rhs, "f32", [0], [2], [0], [1], [batch, m, n])
+    alone = _blas_thread_settings(monkeypatch, spare=False)
+    one_thread, want, _ = run_both(text, lhs, rhs)
+    assert 2 not in alone
+    shared = _blas_thread_settings(monkeypatch, spare=True)
+    got, _, _ = run_both(text, lhs, rhs)
+    assert 2 in shared
+    assert_same(got, one_thread)
+    assert_close(got, want, rtol=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("shape", "dtype", "out"),
+    [
+        ((1, 512, 512, 512), np.float32, "f32"),  # longer sums: blocked otherwise on threads
+        ((1, 300, 128, 200), np.float64, "f64"),
+        ((2, 128, 96, 160), np.complex64, "c64"),
+    ],
+)
+def test_dot_stays_on_one_openblas_thread_where_threads_change_bits(shape, dtype, out, monkeypatch):
+    batch, m, k, n = shape
+    rng = np.random.default_rng(6)
+    lhs = random_array(rng, dtype, (batch, m, k))
+    rhs = random_array(rng, dtype, (batch, k, n))
+    text = dot_text(lhs, rhs, out, [0], [2], [0], [1], [batch, m, n])
+    settings = _blas_thread_settings(monkeypatch, spare=True)
+    run_both(text, lhs, rhs)
+    assert 2 not in settings
 
 
 @pytest.mark.filterwarnings("ignore:invalid value:RuntimeWarning")  # inf * 0

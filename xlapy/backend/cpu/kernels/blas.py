@@ -14,6 +14,7 @@ calls BLAS (``xlapy.backend.cpu.kernel.QUICK_MODULES``).
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import math
 import os
@@ -40,6 +41,20 @@ if TYPE_CHECKING:  # imported with the pool (4.5-5.7 ms, which quick first calls
 _SPLIT_FLOPS = 1 << 26
 # An outer product of at least this many elements is split over the cores.
 _SPLIT_OUTER = 1 << 18
+# A float32 product of at least this many multiply-adds, summing at most
+# ``_OPENBLAS_THREADS_MAX_K`` terms, runs on OpenBLAS's own threads, one per core, when the
+# program runs on the main thread and another core is idle (``spare_core``). Its threads share
+# the packed panels and start within microseconds, where a pool thread starts ~0.1 ms late: a
+# 512x128x512 sgemm takes 0.68 ms on one thread, 0.42 ms on two; in one process, alternated,
+# gpt_forward 7.9 -> 6.3 ms and gpt_adamw 27.9 -> 24.7 ms per call (XLA:CPU 7.1 and 30.2 then).
+# Under load its spinning threads would fight other processes for the cores (a 256x784x512
+# sgemm once took 23-68 ms so): then products stay on one thread.
+_OPENBLAS_THREADS_FLOPS = 1 << 20
+# OpenBLAS splits such a product's rows and columns over its threads, so each element is the
+# one-thread sum (tests/backend/cpu/test_op_kernels_dot.py checks the bits); longer sums are
+# blocked differently on several threads (float32 from 449 terms with its SkylakeX kernels
+# here), and float64 and complex products differ at some shapes of 128 terms.
+_OPENBLAS_THREADS_MAX_K = 256
 # Below this many multiply-adds OpenBLAS's gemm never starts its threads (its
 # SMP_THRESHOLD_MIN 65536 x GEMM_MULTITHREAD_THRESHOLD 4): no thread setting is needed, which
 # saves two ctypes calls (about 4 us, more than a 16x32x32 product takes).
@@ -76,16 +91,21 @@ def workers() -> int:
 
 
 @contextmanager
-def one_thread() -> Iterator[None]:
-    """BLAS calls of this thread run single-threaded inside the block."""
+def blas_threads(count: int) -> Iterator[None]:
+    """BLAS calls of this thread run on at most ``count`` OpenBLAS threads inside the block."""
     if _set_local is None:
         yield
         return
-    previous = _set_local(1)
+    previous = _set_local(count)
     try:
         yield
     finally:
         _set_local(previous)
+
+
+def one_thread() -> contextlib.AbstractContextManager[None]:
+    """BLAS calls of this thread run single-threaded inside the block."""
+    return blas_threads(1)
 
 
 _CHECK_SECONDS = 0.5
@@ -205,7 +225,20 @@ def matmul(left: Array, right: Array) -> Array:
         else:
             np.matmul(left, right, out=out)
         return out
-    large = b * m * n * k >= _SPLIT_FLOPS and not getattr(_inside, "active", False)
+    inside = getattr(_inside, "active", False)
+    if (
+        b * m * n * k >= _OPENBLAS_THREADS_FLOPS
+        and k <= _OPENBLAS_THREADS_MAX_K
+        and out.dtype == np.float32
+        and not inside
+        and workers() > 1
+        and threading.current_thread() is threading.main_thread()
+        and spare_core()
+    ):
+        with blas_threads(workers()):
+            np.matmul(left, right, out=out)
+        return out
+    large = b * m * n * k >= _SPLIT_FLOPS and not inside
     parts = workers() if large else 1
     if parts == 1:
         with one_thread():
