@@ -217,16 +217,13 @@ _NO_IWORK = np.zeros(0, np.int32)
 """An unused int32 workspace."""
 _UNUSED = -1
 """The argument position of an unused matrix, row batch or workspace."""
-_EMPTY: dict[np.dtype, Array] = {}
-"""Per dtype, an empty batch of matrices: the matrix slots a call leaves unused."""
 
 
+@functools.cache
 def _empty(dtype: np.dtype) -> Array:
-    """An empty C-contiguous batch of ``dtype`` matrices (shared: nothing is written to it)."""
-    empty = _EMPTY.get(dtype)
-    if empty is None:
-        empty = _EMPTY[dtype] = np.zeros((0, 0, 0), dtype)
-    return empty
+    """An empty C-contiguous batch of ``dtype`` matrices, for the matrix slots a call leaves
+    unused (shared: nothing is written to it)."""
+    return np.zeros((0, 0, 0), dtype)
 
 
 @functools.lru_cache(maxsize=256)
