@@ -8,8 +8,9 @@ writes ``--outputs`` (``outI.devD``; what the program's outfeed pushed goes to r
 ``--outputs-per-rank DIR`` (``DIR/rank<r>.npz``, with ``outfeedI`` too). A global-view
 program is partitioned on every rank; each reads the global ``argI`` and keeps its devices'
 pieces, and rank 0 assembles the global ``outJ`` (``xlapy.cli.global_run``). Errors are printed
-by every rank, prefixed with its number; a rank whose run ended without every rank's outcome
-known leaves at once (``os._exit``) so that the launcher ends the job instead of a hang.
+by every rank, prefixed with its number; in a job of several ranks, a rank that printed an
+error waits briefly for the others to print theirs (``farewell``) and leaves without
+``MPI_Finalize`` (``os._exit``), so that the launcher ends the job instead of a hang.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ from xlapy.ir.module import HloModule
 from xlapy.literal import Value
 from xlapy.loader import load
 from xlapy.sharding.global_view import is_global_program
+
+FAREWELL_WAIT = 10.0
+"""Seconds, at most, that a rank which failed waits for the others to print their errors."""
 
 
 def read_local_inputs(path: str | None, module: HloModule, devices: tuple[int, ...]) -> list[Any]:
@@ -73,9 +77,10 @@ def run_on_mpi(args: argparse.Namespace) -> int:
     except XlaError as err:
         print(f"error: rank {mpi.rank}: {err}", file=sys.stderr)
         sys.stderr.flush()
-        if not mpi.agreed and mpi.size > 1:
+        if mpi.size > 1:
+            mpi.farewell(min(args.timeout, FAREWELL_WAIT))
             sys.stdout.flush()
-            os._exit(2)  # some rank may never come: let the launcher end the job
+            os._exit(2)  # never MPI_Finalize after an error: see _World.farewell
         return 2
 
 

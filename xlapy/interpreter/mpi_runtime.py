@@ -19,7 +19,7 @@ at the end of a run the ranks agree on the outcome, so every rank raises: the fa
 own error, the others one naming it. A blocking MPI call that outlives the timeout (at least
 ``LONG_WAIT``; a rank died inside it) ends the job through the watchdog (``MPI_Abort``). After
 an error, end the job (``python -m mpi4py script.py`` aborts every rank on an uncaught
-exception).
+exception); ``xlapy run --runtime mpi`` does so itself (``_World.farewell``, then ``os._exit``).
 """
 
 from __future__ import annotations
@@ -49,6 +49,8 @@ from xlapy.interpreter.run import register_runtime
 from xlapy.interpreter.runtime import DEFAULT_TIMEOUT, Runtime, is_secondary
 
 _TAG_ERROR, _TAG_FINISHED, _TAG_CHANNEL, _TAG_STATUS, _TAG_GRID = 1, 2, 3, 4, 5
+_TAG_FAREWELL = 6
+"""On COMM_WORLD itself, which carries no other message of xlapy's."""
 _FIRST_GROUP_TAG = 64
 LONG_WAIT = 60.0
 """Seconds, at least, that the ranks wait for each other at the start of a run (processes of
@@ -80,8 +82,6 @@ class _World:
         """The control communicator of the last clean run, for the next run to reuse."""
         self.pending: list[Any] = []
         """Sends of earlier runs still under way (kept alive until they complete)."""
-        self.agreed = False
-        """Whether the last run ended with every rank's outcome known to this rank."""
         self._groups: dict[tuple[tuple[int, ...], tuple[int, ...]], Any] = {}
         self._lock = threading.Lock()
 
@@ -111,6 +111,32 @@ class _World:
             else:
                 gathered = comm.gather(values, root=root)
         return None if gathered is None else [v for rank in gathered for v in rank]
+
+    def farewell(self, seconds: float) -> None:
+        """Tells every other rank that this one leaves after an error, and waits up to
+        ``seconds`` for each of theirs, so that every rank has printed its error before one
+        leaves (the launcher ends the job when the first rank exits).
+
+        A rank that failed must then leave without ``MPI_Finalize`` (``os._exit``): whether
+        the others know every rank's outcome cannot be agreed in a bounded number of
+        messages, and ``MPI_Finalize`` waits for every rank, so one rank finalizing while
+        another leaves without it hangs the job (MPICH's launcher does not end a rank that
+        is inside ``MPI_Finalize``)."""
+        if self.size == 1:
+            return
+        world = self.mpi.COMM_WORLD
+        others = [r for r in range(self.size) if r != self.rank]
+        sends = [world.isend(self.rank, dest=r, tag=_TAG_FAREWELL) for r in others]
+        waiting = set(others)
+        deadline = Deadline(seconds)
+        while waiting and not deadline.passed:
+            for r in sorted(waiting):
+                message = world.improbe(source=r, tag=_TAG_FAREWELL)
+                if message is not None:
+                    message.recv()
+                    waiting.discard(r)
+            deadline.pause()
+        self.pending += sends
 
     def group_comm(self, ranks: list[int], group: Sequence[int], timeout: float, what: str) -> Any:
         """The communicator of ``ranks`` for device ``group``; created (by every member, as
@@ -589,7 +615,6 @@ class MpiRuntime(Runtime):
             self._conclude(error)
         finally:
             self._stop()
-        self.world.agreed = len(self.statuses) == self.size
         if error is not None and _is_own(error):
             raise error
         failed = [(r, s) for r, s in sorted(self.statuses.items()) if s[0] == "error"]
@@ -614,7 +639,6 @@ class MpiRuntime(Runtime):
         and starts the service thread."""
         if self._control is not None:
             raise InvalidArgument("runtime mpi: a runtime runs one program once")
-        self.world.agreed = False
         startup = max(self.timeout, LONG_WAIT)
         self.world.ensure_base(startup)
         comm, self.world.spare = self.world.spare, None
