@@ -10,4 +10,5 @@ python3 -m venv .venv
 .venv/bin/pip install -q --upgrade pip
 .venv/bin/pip install -q -e '.[test,oracle,models,mpi]'
 .venv/bin/ruff check xlapy tests benchmarks
+.venv/bin/ruff format --check -q xlapy tests benchmarks
 XLAPY_REQUIRE_EXTRAS=1 .venv/bin/python -m pytest -n auto "$@"

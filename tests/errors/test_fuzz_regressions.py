@@ -79,7 +79,9 @@ def test_builder_constant_from_array_refuses_ragged_and_non_numbers(value):
 
 def test_builder_constant_from_array_keeps_the_dtype():
     b = xlapy.XlaBuilder("m")
-    (result,) = xlapy.run(b.build(ops.ConstantFromArray(b, np.array([1, 2], np.int8))), platform="interpreter")
+    (result,) = xlapy.run(
+        b.build(ops.ConstantFromArray(b, np.array([1, 2], np.int8))), platform="interpreter"
+    )
     np.testing.assert_array_equal(result, np.array([1, 2], np.int8))
 
 
@@ -505,7 +507,9 @@ ENTRY e {
     printed = print_hlo(xlapy.load(text))
     assert "async-start(%p), calls=%wrapped" in printed
     value = np.arange(6, dtype=np.float32)
-    np.testing.assert_array_equal(xlapy.run(xlapy.load(printed), value, platform="interpreter")[0], value)
+    np.testing.assert_array_equal(
+        xlapy.run(xlapy.load(printed), value, platform="interpreter")[0], value
+    )
 
 
 @pytest.mark.parametrize(
@@ -667,7 +671,9 @@ def _call_chain(levels: int) -> str:
 def test_nested_calls_are_bounded_at_load_and_run():
     # A chain of 1500 calls was a RecursionError in the verifier, the memory estimate and the
     # evaluator.
-    assert xlapy.run(xlapy.load(_call_chain(63)), np.float32(2), platform="interpreter") == [np.float32(-2)]
+    assert xlapy.run(xlapy.load(_call_chain(63)), np.float32(2), platform="interpreter") == [
+        np.float32(-2)
+    ]
     with pytest.raises(
         VerificationError,
         match=r"\[call-depth\]: calls computations nested 64 "

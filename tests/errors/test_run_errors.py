@@ -86,5 +86,7 @@ def test_per_device_list_of_the_wrong_length(module):
     assert "got 3" in str(info.value)
     with pytest.raises(InvalidArgument, match=r"argument 1 \(n\): a per-device list"):
         xlapy.run(module, np.ones(2, np.float32), [1, 2, 3], replicas=2, platform="interpreter")
-    outs = xlapy.run(module, [np.zeros(2, np.float32)] * 2, [1, 2], replicas=2, platform="interpreter")
+    outs = xlapy.run(
+        module, [np.zeros(2, np.float32)] * 2, [1, 2], replicas=2, platform="interpreter"
+    )
     assert [o[0].tolist() for o in outs] == [[1.0, 1.0], [2.0, 2.0]]

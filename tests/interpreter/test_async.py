@@ -61,7 +61,9 @@ def test_async_done_returns_wrapped_result(update):
 
 def test_async_start_in_flight_tuple():
     # ((operands...), result, state...): flattened by run as x, y, result, state.
-    x, y, result, state = xlapy.run(_async_module(update=False, done=False), X, Y, platform="interpreter")
+    x, y, result, state = xlapy.run(
+        _async_module(update=False, done=False), X, Y, platform="interpreter"
+    )
     np.testing.assert_array_equal(x, X)
     np.testing.assert_array_equal(y, Y)
     np.testing.assert_array_equal(result, X + Y)
@@ -121,7 +123,9 @@ def test_copy_start_and_done():
     value = np.arange(6, dtype=np.int32).reshape(2, 3)
     (out,) = xlapy.run(_copy_module(done=True), value, platform="interpreter")
     np.testing.assert_array_equal(out, value)
-    destination, source, context = xlapy.run(_copy_module(done=False), value, platform="interpreter")
+    destination, source, context = xlapy.run(
+        _copy_module(done=False), value, platform="interpreter"
+    )
     np.testing.assert_array_equal(destination, value)
     np.testing.assert_array_equal(source, value)
     assert context.dtype == np.uint32

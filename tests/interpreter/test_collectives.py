@@ -195,7 +195,9 @@ def test_infeed_empty_queue_is_an_error():
     tok = Shape.token()
     data = Shape.array(F32, [2])
     m = _module(tok, lambda p, m: HloInstruction(Opcode.INFEED, Shape.tuple_of([data, tok]), [p]))
-    (value, _token) = xlapy.run(m, None, infeed=[np.array([1, 2], np.float32)], platform="interpreter")
+    (value, _token) = xlapy.run(
+        m, None, infeed=[np.array([1, 2], np.float32)], platform="interpreter"
+    )
     np.testing.assert_array_equal(value, [1, 2])
     with pytest.raises(EvaluationError, match="infeed queue is empty"):
         xlapy.run(m, None, platform="interpreter")
@@ -268,6 +270,7 @@ ENTRY main {
         np.zeros(4, np.float32),
         per_device([0, 0], [1, 2], np.int32),
         per_device([1, 1], [2, 1], np.int32),
-     platform="interpreter")
+        platform="interpreter",
+    )
     assert r0[0].tolist() == [1, 3, 0, 0]
     assert r1[0].tolist() == [2, 2, 4, 0]

@@ -88,7 +88,9 @@ def _spec_loop(limit: int) -> HloModule:
 
 def test_while_spec_example():
     # OPS.md While: 1000 iterations ==> {1000, 1000 * constant_vector}.
-    i, v = xlapy.run(_spec_loop(1000), (np.int32(0), np.zeros(10, np.float32)), platform="interpreter")
+    i, v = xlapy.run(
+        _spec_loop(1000), (np.int32(0), np.zeros(10, np.float32)), platform="interpreter"
+    )
     assert i.dtype == np.int32
     assert int(i) == 1000
     np.testing.assert_array_equal(v, 1000 * np.arange(1, 11, dtype=np.float32))
@@ -113,7 +115,9 @@ def test_while_single_array_state():
     body.root(body.op(Opcode.MULTIPLY, s, [body.params[0], body.const(2, S32)]))
     entry = Comp("main", [s])
     entry.root(entry.op(Opcode.WHILE, s, entry.params, condition=cond.comp, body=body.comp))
-    (out,) = xlapy.run(_module(cond.comp, body.comp, entry.comp), np.int32(3), platform="interpreter")
+    (out,) = xlapy.run(
+        _module(cond.comp, body.comp, entry.comp), np.int32(3), platform="interpreter"
+    )
     assert out.dtype == np.int32
     assert int(out) == 192
 
@@ -195,7 +199,9 @@ def _indexed_conditional() -> HloModule:
 )
 def test_conditional_indexed_out_of_range_takes_last_branch(index, expected):
     m = _indexed_conditional()
-    (out,) = xlapy.run(m, np.int32(index), np.int32(3), np.float32(42.75), np.int32(5), platform="interpreter")
+    (out,) = xlapy.run(
+        m, np.int32(index), np.int32(3), np.float32(42.75), np.int32(5), platform="interpreter"
+    )
     assert out.dtype == np.int32
     assert int(out) == expected
 
@@ -206,7 +212,9 @@ def test_conditional_operand_count_must_match_branches():
     entry = Comp("main", [s, s, s])
     entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(b0,)))
     with pytest.raises(InvalidArgument, match="one operand per branch"):
-        xlapy.run(_module(b0, entry.comp), np.int32(0), np.int32(1), np.int32(2), platform="interpreter")
+        xlapy.run(
+            _module(b0, entry.comp), np.int32(0), np.int32(1), np.int32(2), platform="interpreter"
+        )
 
 
 def test_conditional_pred_needs_two_branches():
@@ -238,8 +246,14 @@ def test_conditional_tuple_result():
         )
     )
     m = _module(swap, same, entry.comp)
-    assert [int(v) for v in xlapy.run(m, np.int32(0), (np.int32(1), np.int32(2)), platform="interpreter")] == [2, 1]
-    assert [int(v) for v in xlapy.run(m, np.int32(1), (np.int32(1), np.int32(2)), platform="interpreter")] == [1, 2]
+    assert [
+        int(v)
+        for v in xlapy.run(m, np.int32(0), (np.int32(1), np.int32(2)), platform="interpreter")
+    ] == [2, 1]
+    assert [
+        int(v)
+        for v in xlapy.run(m, np.int32(1), (np.int32(1), np.int32(2)), platform="interpreter")
+    ] == [1, 2]
 
 
 # ---- call, composite call, fusion -----------------------------------------------------------
@@ -323,4 +337,9 @@ def test_conditional_without_branch_operands():
     entry = Comp("main", [s])
     entry.root(entry.op(Opcode.CONDITIONAL, s, entry.params, branch_computations=(zero, one)))
     m = _module(zero, one, entry.comp)
-    assert [int(xlapy.run(m, np.int32(i), platform="interpreter")[0]) for i in (-1, 0, 1, 2)] == [1, 0, 1, 1]
+    assert [int(xlapy.run(m, np.int32(i), platform="interpreter")[0]) for i in (-1, 0, 1, 2)] == [
+        1,
+        0,
+        1,
+        1,
+    ]

@@ -266,7 +266,9 @@ XLA_RNG = [
 @pytest.mark.parametrize(("distribution", "t", "dims", "a", "b", "values"), XLA_RNG)
 def test_rng_matches_xla_cpu(distribution, t, dims, a, b, values):
     m = _rng(distribution, t, dims)
-    (out,) = xlapy.run(m, np.asarray(a).astype(t.numpy), np.asarray(b).astype(t.numpy), platform="interpreter")
+    (out,) = xlapy.run(
+        m, np.asarray(a).astype(t.numpy), np.asarray(b).astype(t.numpy), platform="interpreter"
+    )
     assert out.dtype == t.numpy
     np.testing.assert_array_equal(out, np.asarray(values).astype(t.numpy))
 
@@ -281,7 +283,9 @@ def test_rng_normal_f32_within_two_ulp_of_xla_cpu():
         ],
         np.float32,
     )
-    (out,) = xlapy.run(_rng("NORMAL", dtypes.F32, [2, 3]), np.float32(0), np.float32(1), platform="interpreter")
+    (out,) = xlapy.run(
+        _rng("NORMAL", dtypes.F32, [2, 3]), np.float32(0), np.float32(1), platform="interpreter"
+    )
     ulp = np.abs(out.view(np.int32).astype(np.int64) - want.view(np.int32).astype(np.int64))
     assert ulp.max() <= 2
 
@@ -300,7 +304,9 @@ def test_rng_state_advances_between_instructions():
 
 
 def test_rng_uniform_int_range():
-    (out,) = xlapy.run(_rng("UNIFORM", dtypes.S64, [1000]), np.int64(-3), np.int64(4), platform="interpreter")
+    (out,) = xlapy.run(
+        _rng("UNIFORM", dtypes.S64, [1000]), np.int64(-3), np.int64(4), platform="interpreter"
+    )
     assert out.min() >= -3
     assert out.max() < 4
     assert set(np.unique(out).tolist()) == set(range(-3, 4))
@@ -312,7 +318,12 @@ def test_rng_uniform_int_range():
 )
 def test_rng_unsupported_types(distribution, t):
     with pytest.raises(InvalidArgument, match=rf"rng .*: rng_{distribution.lower()} supports"):
-        xlapy.run(_rng(distribution, t, [3]), np.zeros((), t.numpy), np.ones((), t.numpy), platform="interpreter")
+        xlapy.run(
+            _rng(distribution, t, [3]),
+            np.zeros((), t.numpy),
+            np.ones((), t.numpy),
+            platform="interpreter",
+        )
 
 
 _FRESH_JAX = """
@@ -330,7 +341,9 @@ def test_rng_uniform_matches_fresh_jax_process():
         [sys.executable, "-c", _FRESH_JAX], capture_output=True, text=True, check=True
     )
     want = np.array(json.loads(done.stdout.strip().splitlines()[-1]), np.float32)
-    (out,) = xlapy.run(_rng("UNIFORM", dtypes.F32, [3, 4]), np.float32(-2), np.float32(3.5), platform="interpreter")
+    (out,) = xlapy.run(
+        _rng("UNIFORM", dtypes.F32, [3, 4]), np.float32(-2), np.float32(3.5), platform="interpreter"
+    )
     np.testing.assert_array_equal(out, want)
 
 
@@ -341,7 +354,9 @@ def test_rng_ignores_stablehlo_shape_operand():
         [s, s, shape],
         lambda c, ps: c.add_instruction(_rng_instr("UNIFORM", dtypes.U32, [6], ps)),
     )
-    (out,) = xlapy.run(m, np.uint32(0), np.uint32(0), np.array([6], np.int64), platform="interpreter")
+    (out,) = xlapy.run(
+        m, np.uint32(0), np.uint32(0), np.array([6], np.int64), platform="interpreter"
+    )
     want, _ = philox_bits(RNG_KEY, CPU_INITIAL_RNG_STATE, [6], 32)
     np.testing.assert_array_equal(out, want)
 

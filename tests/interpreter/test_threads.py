@@ -18,7 +18,9 @@ def test_eight_threads_different_and_same_programs_equal_serial_runs() -> None:
     jobs = [example(name) for name in PROGRAMS] + [example("mlp")] * 4
     serial = [bits(xlapy.run(module, *args, platform="interpreter")) for module, args in jobs]
     with ThreadPoolExecutor(max_workers=8) as pool:
-        threaded = list(pool.map(lambda job: bits(xlapy.run(job[0], *job[1], platform="interpreter")), jobs))
+        threaded = list(
+            pool.map(lambda job: bits(xlapy.run(job[0], *job[1], platform="interpreter")), jobs)
+        )
     assert threaded == serial
 
 
@@ -30,7 +32,11 @@ def test_spmd_runs_in_parallel_with_single_device_runs() -> None:
     want_mlp = bits(xlapy.run(mlp, *args, platform="interpreter"))
 
     def work(i: int) -> list[bytes]:
-        return bits(xlapy.run(spmd, x, platform="interpreter")[i % 4]) if i % 2 else bits(xlapy.run(mlp, *args, platform="interpreter"))
+        return (
+            bits(xlapy.run(spmd, x, platform="interpreter")[i % 4])
+            if i % 2
+            else bits(xlapy.run(mlp, *args, platform="interpreter"))
+        )
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         results = list(pool.map(work, range(16)))
@@ -47,7 +53,9 @@ def test_custom_call_registration_from_threads() -> None:
             f"HloModule m\nENTRY e {{\n  p = f32[2] parameter(0)\n  ROOT c = f32[2] "
             f'custom-call(p), custom_call_target="{target}"\n}}\n'
         )
-        return str(xlapy.run(module, np.array([1.0, i], np.float32), platform="interpreter")[0].tolist())
+        return str(
+            xlapy.run(module, np.array([1.0, i], np.float32), platform="interpreter")[0].tolist()
+        )
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert list(pool.map(register, range(8))) == [str([2.0, 2.0 * i]) for i in range(8)]

@@ -127,7 +127,9 @@ def test_cli_outputs_per_rank_from_per_rank_inputs(tmp_path):
         commands.append([*CLI, "run", str(program), *options])
     run = _launch(*commands)
     assert run.returncode == 0, run.stderr
-    want = xlapy.run(xlapy.load(program), [data[f"arg0.dev{d}"] for d in range(8)], platform="interpreter")
+    want = xlapy.run(
+        xlapy.load(program), [data[f"arg0.dev{d}"] for d in range(8)], platform="interpreter"
+    )
     for rank in range(4):
         got = np.load(tmp_path / "out" / f"rank{rank}.npz")
         assert sorted(got) == [f"out0.dev{2 * rank}", f"out0.dev{2 * rank + 1}"]

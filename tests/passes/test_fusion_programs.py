@@ -84,7 +84,10 @@ def test_spmd_program_fuses_with_bit_identical_results(path: Path):
         [data[f"arg{i}.dev{d}"] for d in range(devices)]
         for i in range(len(original.entry.parameters))
     ]
-    want, got = xlapy.run(original, *args, platform="interpreter"), xlapy.run(module, *args, platform="interpreter")
+    want, got = (
+        xlapy.run(original, *args, platform="interpreter"),
+        xlapy.run(module, *args, platform="interpreter"),
+    )
     for d, (w, g) in enumerate(zip(want, got, strict=True)):
         assert values_equal(tuple(w), tuple(g)), f"{path.name}: device {d} differs after fusion"
 

@@ -190,7 +190,10 @@ def run_xla(program: Lowered) -> list[np.ndarray]:
 
 def run_xlapy(text: str, args: Sequence[np.ndarray], *, flush: bool) -> list[np.ndarray]:
     """xlapy's results for program ``text`` (HLO or StableHLO)."""
-    return [np.asarray(v) for v in xlapy.run(xlapy.load(text), *args, flush_denormals=flush, platform="interpreter")]
+    return [
+        np.asarray(v)
+        for v in xlapy.run(xlapy.load(text), *args, flush_denormals=flush, platform="interpreter")
+    ]
 
 
 def has_stablehlo_parser() -> bool:

@@ -43,7 +43,13 @@ def test_one_dimensional_strides_run_like_the_static_convolution() -> None:
     rng = np.random.default_rng(0)
     x = rng.standard_normal((1, 9, 2)).astype(np.float32)
     w = rng.standard_normal((3, 2, 4)).astype(np.float32)
-    (got,) = xlapy.run(parse_stablehlo(_program("2", "dynamic")), x, w, np.array([1, 1], np.int32), platform="interpreter")
+    (got,) = xlapy.run(
+        parse_stablehlo(_program("2", "dynamic")),
+        x,
+        w,
+        np.array([1, 1], np.int32),
+        platform="interpreter",
+    )
     (want,) = xlapy.run(parse_stablehlo(_static((1, 1))), x, w, platform="interpreter")
     assert got.shape == (1, 5, 4)
     assert got.tobytes() == want.tobytes()

@@ -247,7 +247,10 @@ def test_collective_program_round_trips(name: str) -> None:
     devices = module.config.replica_count * module.config.num_partitions
     count = len(module.entry.parameters)
     args = [[data[f"arg{i}.dev{d}"] for d in range(devices)] for i in range(count)]
-    want, got = xlapy.run(module, *args, platform="interpreter"), xlapy.run(again, *args, platform="interpreter")
+    want, got = (
+        xlapy.run(module, *args, platform="interpreter"),
+        xlapy.run(again, *args, platform="interpreter"),
+    )
     for device, (w, g) in enumerate(zip(want, got, strict=True)):
         assert_same_results(w, g, f"{name} on device {device}")
 

@@ -85,7 +85,13 @@ ENTRY e {
             else parse_stablehlo(print_stablehlo(xlapy.load(hlo)))
         )
         outfeeds[reader] = []
-        result = xlapy.run(module, sample("f32[3]"), infeed=[queued], outfeed=outfeeds[reader], platform="interpreter")
+        result = xlapy.run(
+            module,
+            sample("f32[3]"),
+            infeed=[queued],
+            outfeed=outfeeds[reader],
+            platform="interpreter",
+        )
         assert same(result, [sample("f32[3]"), *queued])
     assert same(outfeeds["original"], outfeeds["printed"])
     text = print_stablehlo(xlapy.load(hlo))
@@ -258,7 +264,10 @@ def test_translate_to_stablehlo_and_back(
     assert hlo.startswith("HloModule jit_control_flow")
     args = [sample("f32[8]"), np.int32(3)]
     original = xlapy.load(EXAMPLE)
-    assert same(xlapy.run(xlapy.load(hlo), *args, platform="interpreter"), xlapy.run(original, *args, platform="interpreter"))
+    assert same(
+        xlapy.run(xlapy.load(hlo), *args, platform="interpreter"),
+        xlapy.run(original, *args, platform="interpreter"),
+    )
     assert cli_main(["translate", str(EXAMPLE), "--to", "stablehlo"]) == 0
     assert capsys.readouterr().out == text
 

@@ -81,9 +81,7 @@ class SpmdBuilder:
         instr = self.comp.make_instruction(opcode, operands, attrs, shape=shape, name=name)
         return self.comp.add_instruction(instr)
 
-    def copy(
-        self, instr: HloInstruction, operands: Sequence[HloInstruction]
-    ) -> HloInstruction:
+    def copy(self, instr: HloInstruction, operands: Sequence[HloInstruction]) -> HloInstruction:
         """``instr`` as written (its shape, attributes, name and annotations) over ``operands``."""
         return self.comp.add_instruction(
             HloInstruction(

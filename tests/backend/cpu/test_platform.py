@@ -276,7 +276,9 @@ ENTRY main {
                 np.testing.assert_array_equal(g, w)
     np.testing.assert_array_equal(frozen, np.arange(3, dtype=np.float32))
     with pytest.raises(InvalidArgument) as interpreter:
-        xlapy.run(module, np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0), platform="interpreter")
+        xlapy.run(
+            module, np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0), platform="interpreter"
+        )
     with pytest.raises(InvalidArgument) as executable:
         exe(np.ones(3, np.float32), np.float64(1), ([1, 2], 0.0))
     assert str(executable.value) == str(interpreter.value)

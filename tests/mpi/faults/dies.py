@@ -19,4 +19,10 @@ def die(ctx, instr, operands):
 
 
 module = xlapy.load(Path(__file__).with_name("dies.hlo"))
-xlapy.run(module, np.arange(4, dtype=np.int32), runtime="mpi", timeout=float(sys.argv[1]), platform="interpreter")
+xlapy.run(
+    module,
+    np.arange(4, dtype=np.int32),
+    runtime="mpi",
+    timeout=float(sys.argv[1]),
+    platform="interpreter",
+)
