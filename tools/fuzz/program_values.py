@@ -31,7 +31,7 @@ MAX_DEPTH = 2
 FLOAT_UNARY = (
     "abs", "negate", "exponential", "exponential-minus-one", "log", "log-plus-one", "sqrt",
     "rsqrt", "cbrt", "tanh", "logistic", "sine", "cosine", "tan", "floor", "ceil",
-    "round-nearest-afz", "round-nearest-even", "sign", "cosh", "sinh",
+    "round-nearest-afz", "round-nearest-even", "sign", "cosh", "sinh", "erf", "erfc",
 )  # fmt: skip
 INT_UNARY = ("abs", "negate", "not", "popcnt", "count-leading-zeros", "sign")
 FLOAT_BINARY = (

@@ -37,7 +37,9 @@ def test_exp_is_inlined_in_every_unrolled_copy_of_a_row_reduction() -> None:
     assert "<16 x float>" in kernel or "<8 x float>" in kernel  # the reduction vectorized
 
 
-@pytest.mark.parametrize("name", ["exp_f32", "log_f32", "tanh_f32", "logistic_f32"])
+@pytest.mark.parametrize(
+    "name", ["exp_f32", "log_f32", "tanh_f32", "logistic_f32", "erf_f32", "erfc_f32"]
+)
 def test_wrappers_return_the_bits_of_the_wrapped_functions(name: str) -> None:
     wrapper, wrapped = getattr(fast_math, name), getattr(fast_math, f"_{name}")
 
