@@ -60,7 +60,7 @@ ULPS: dict[str, dict[str, int]] = {
     "f64": {
         "exponential": 2, "log": 2, "tanh": 2, "logistic": 2, "exponential-minus-one": 2,
         "log-plus-one": 2, "sine": 2, "cosine": 2, "tan": 2, "power": 2, "atan2": 2,
-        "cbrt": 4, "cosh": 4, "sinh": 4, "erf": 2, "erfc": 2,
+        "cbrt": 4, "cosh": 4, "sinh": 4, "erf": 4, "erfc": 2,
     },
 }  # fmt: skip
 """Ulps of the interpreter's value within which the cpu's result of an op on exact operands
@@ -73,7 +73,8 @@ LLVM's libm against numpy's routines, each within 1 ulp of the exact value, so 2
 add two such exponentials (4); cbrt is numba's ``np.cbrt`` against numpy's (3 measured, 4).
 Measured on 20,000 random arguments per op: f32 exp/log/tanh 1, logistic 2, cosh/sinh 0; f64
 exp/log/expm1/log1p/tan/power/atan2 1, tanh/cosh 2, sinh/cbrt 3 (``tests/backend/cpu/
-test_differential_fuzz.py`` keeps these); on 10^7 f32 arguments, erf 0 and erfc 1 (twice)."""
+test_differential_fuzz.py`` keeps these); on 10^7 f32 arguments, erf 0 and erfc 1 (twice);
+f64 erf, libm's against scipy's, 3 on 3*10^6 (f64 erfc stays on the interpreter's eval)."""
 
 PRESERVING = frozenset(("bits", "ulps"))
 """Bounds that data movement, monotone and selecting ops keep."""
