@@ -150,3 +150,30 @@ def test_programs_that_differ_only_in_names_share_their_kernels(tmp_path: Path) 
     assert {n: v for n, v in now.items() if n not in added} == files
     np.testing.assert_array_equal(two(*args)[0], one(*args)[0])
     assert "other.19" in two.report(sources=True).__str__()  # its own names in the report
+
+
+def test_a_loop_writing_fourteen_arrays_it_allocates_vectorizes() -> None:
+    """``source_cache.LLVM_OPTIONS``: a generated loop that reads 3 arrays and writes 14 it
+    allocates (an LSTM step's cell and residuals) needs 133 run-time overlap checks, more
+    than LLVM's vectorizer makes by default; it ran scalar (13x slower) before."""
+    import numpy as np
+
+    from xlapy.backend.cpu.source_cache import load_source
+
+    writes = "\n".join(f"    o{k} = np.empty(n, np.float32)" for k in range(14))
+    stores = "\n".join(f"        o{k}[i] = v * np.float32({k + 1})" for k in range(14))
+    module = load_source(
+        "import numba\nimport numpy as np\n\n\n"
+        '@numba.njit(error_model="numpy")\n'
+        "def k(a, b, c):\n"
+        "    n = a.size\n"
+        f"{writes}\n"
+        "    for i in range(n):\n"
+        "        v = a[i] * b[i] + c[i]\n"
+        f"{stores}\n"
+        "    return o0[0] + o13[n - 1]\n"
+    )
+    x = np.arange(1024, dtype=np.float32)
+    assert module.k(x, x, x) == 0.0 + (1023.0 * 1023.0 + 1023.0) * 14
+    llvm = module.k.inspect_llvm(module.k.signatures[0])
+    assert "x float>" in llvm
