@@ -397,8 +397,12 @@ MODELS: list[Model] = [
 
 
 def get(name: str) -> Model:
-    """The model called ``name`` (KeyError naming the known models otherwise)."""
-    for model in MODELS:
+    """The model called ``name``, of ``MODELS`` or of ``probe_models.PROBES`` (KeyError
+    naming the known models otherwise)."""
+    from probe_models import PROBES
+
+    for model in [*MODELS, *PROBES]:
         if model.name == name:
             return model
-    raise KeyError(f"no model {name!r}; known: {', '.join(m.name for m in MODELS)}")
+    known = ", ".join(m.name for m in [*MODELS, *PROBES])
+    raise KeyError(f"no model {name!r}; known: {known}")
