@@ -20,12 +20,7 @@ import jax
 import jax.numpy as jnp
 import numpy as np
 from jax import lax
-from model_zoo import Built, Model
-
-
-def _normal(seed: int, *shape: int, scale: float = 1.0) -> jax.Array:
-    r = np.random.default_rng(seed)
-    return jnp.asarray((r.standard_normal(shape) * scale).astype(np.float32))
+from model_zoo import Built, Model, _normal
 
 
 def _layer_norm(x: jax.Array, gain: jax.Array) -> jax.Array:
