@@ -7,9 +7,8 @@ interpreter's: integers are widened, computed and truncated back to their width 
 complement wrap-around); XLA's integer rules come from ``scalar_ops``; f16 and bf16 compute in
 f32 (f64 for the interpreter's precise functions) and round after every op (``narrow``); float32
 ``exp/log/tanh/logistic/erf/erfc`` use the inline forms of ``fast_math`` (a few ulp, as
-XLA:CPU), and
-the functions the interpreter evaluates in f64 (``math.*``) are evaluated in f64 and rounded
-once to the result type, as the interpreter does. Under ``flush_denormals`` operands and
+XLA:CPU), and the functions the interpreter evaluates in f64 (``math.*``) are evaluated in f64
+and rounded once to the result type, as the interpreter does. Under ``flush_denormals`` operands and
 results are flushed to zero by the rules of ``flush_rule``.
 """
 
